@@ -1,0 +1,157 @@
+/// One line of a `state:` or `initialState:` mapping: a path and the value it gets.
+///
+/// A list of assignments applies in order to an encoded state, exactly like the
+/// lines of a `TestStore` assertion closure; a value replaces the whole field.
+///
+/// ```swift
+/// let node = try YAMLParser.parse("count: 1\nsecret: 4", path: "state.yaml")
+/// let assignments = try StateAssignment.parse(node)
+/// let state = try StateAssignment.apply(assignments, to: Counter.State())
+/// ```
+public struct StateAssignment: Sendable {
+  public var path: StatePath
+  /// The key as written, for its position.
+  public var key: YAMLNode
+  public var value: YAMLNode
+
+  public init(path: StatePath, key: YAMLNode, value: YAMLNode) {
+    self.path = path
+    self.key = key
+    self.value = value
+  }
+
+  /// Reads the assignments of a mapping, in order.
+  public static func parse(_ node: YAMLNode) throws -> [StateAssignment] {
+    guard let mapping = node.mapping else {
+      throw YAMLError(
+        "expected a mapping of state assignments (`field: value`), found \(node.foundDescription)", at: node)
+    }
+    return try mapping.entries.map { entry in
+      let text = entry.name
+      do {
+        return StateAssignment(path: try StatePath(parsing: text), key: entry.key, value: entry.value)
+      } catch let error as StatePath.ParseError {
+        throw YAMLError(error.message, source: entry.key.source, mark: mark(in: entry.key, at: error.offset))
+      }
+    }
+  }
+
+  /// The mark of a character of a key: keys are single-line, so it is on the key's line.
+  static func mark(in key: YAMLNode, at offset: Int) -> Mark {
+    let quoted = key.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
+    let shift = offset + (quoted ? 1 : 0)
+    guard key.start.line == key.end.line else { return key.start }
+    return Mark(line: key.start.line, column: key.start.column + shift, offset: key.start.offset + shift)
+  }
+
+  // MARK: - Applying
+
+  /// Applies assignments to an encoded state, in order.
+  public static func apply(_ assignments: [StateAssignment], to node: YAMLNode) throws -> YAMLNode {
+    var node = node
+    for assignment in assignments {
+      try assignment.apply(to: &node, from: 0)
+    }
+    return node
+  }
+
+  /// Encodes a state, applies the assignments, and decodes the result.
+  ///
+  /// Errors point at the assignment that caused them: a path that does not exist,
+  /// an index out of range, an enum in another case, or a value of the wrong type.
+  public static func apply<State: Codable>(
+    _ assignments: [StateAssignment], to state: State, decoder: YAMLDecoder = YAMLDecoder()
+  ) throws -> State {
+    guard !assignments.isEmpty else { return state }
+    let encoded = try YAMLEncoder().encode(state)
+    return try decoder.decode(State.self, from: apply(assignments, to: encoded))
+  }
+
+  private func fail(_ message: String, at component: Int) -> YAMLError {
+    let offset = component < path.offsets.count ? path.offsets[component] : 0
+    return YAMLError(
+      "cannot set `\(path.text)`: \(message)", source: key.source, mark: Self.mark(in: key, at: offset))
+  }
+
+  /// A key node for a new entry: the component's name, at its place in the written key.
+  private func keyNode(_ name: String, component: Int) -> YAMLNode {
+    let mark = Self.mark(in: key, at: path.offsets[component] + (component > 0 ? 1 : 0))
+    return YAMLNode(.scalar(.init(name)), start: mark, end: mark, source: key.source)
+  }
+
+  private func apply(to node: inout YAMLNode, from index: Int) throws {
+    let components = path.components
+    guard index < components.count else {
+      node = value
+      return
+    }
+    let isLast = index == components.count - 1
+    let holder = path.prefix(index)
+    switch (components[index], node.content) {
+    case (.field(let name), .mapping(var mapping)):
+      if node.isEnumCase, let current = mapping.entries.first?.name, current != name {
+        throw fail("`\(holder)` is in case `\(current)`, not `\(name)`", at: index)
+      }
+      if let position = mapping.position(of: name) {
+        var child = mapping.entries[position].value
+        node.content = .scalar(.init(""))  // release the mapping so the edit does not copy it
+        try apply(to: &child, from: index + 1)
+        mapping.set(key: mapping.entries[position].key, value: child)
+        node.content = .mapping(mapping)
+      } else if isLast {
+        mapping.set(key: keyNode(name, component: index), value: value)
+        node.content = .mapping(mapping)
+      } else {
+        let hint = Suggestion.hint(for: name, in: mapping.keys)
+        throw fail(
+          "`\(path.prefix(index + 1))` is nil or not a field; set it whole (`\(path.prefix(index + 1)): { … }`)" + hint,
+          at: index)
+      }
+    case (.field(let name), .scalar(let scalar)) where node.isEnumCase:
+      throw fail("`\(holder)` is in case `\(scalar.value)`, not `\(name)`", at: index)
+    case (.field(let name), _):
+      if node.isNull {
+        throw fail("`\(holder)` is nil, so it has no field `\(name)`", at: index)
+      }
+      throw fail("`\(holder)` is \(node.foundDescription), which has no field `\(name)`", at: index)
+    case (.index(let position), .sequence(var elements)):
+      guard position < elements.count else {
+        throw fail(
+          "index \(position) is out of range; `\(holder)` has \(elements.count) element\(elements.count == 1 ? "" : "s")",
+          at: index)
+      }
+      node.content = .scalar(.init(""))
+      try apply(to: &elements[position], from: index + 1)
+      node.content = .sequence(elements)
+    case (.index, _):
+      throw fail("`\(holder)` is \(node.foundDescription), not a sequence", at: index)
+    case (.key(let name), .mapping(var mapping)):
+      if let position = mapping.position(of: name) {
+        if isLast, value.isNull {
+          mapping[name] = nil
+          node.content = .mapping(mapping)
+          return
+        }
+        var child = mapping.entries[position].value
+        node.content = .scalar(.init(""))
+        try apply(to: &child, from: index + 1)
+        mapping.set(key: mapping.entries[position].key, value: child)
+        node.content = .mapping(mapping)
+      } else if isLast {
+        if !value.isNull {
+          var key = keyNode(name, component: index)
+          key.content = .scalar(.init(name, style: .doubleQuoted))
+          mapping.set(key: key, value: value)
+          node.content = .mapping(mapping)
+        }
+      } else {
+        throw fail("`\(path.prefix(index + 1))` has no value", at: index)
+      }
+    case (.key, _):
+      if node.isNull {
+        throw fail("`\(holder)` is nil, not a dictionary", at: index)
+      }
+      throw fail("`\(holder)` is \(node.foundDescription), not a dictionary", at: index)
+    }
+  }
+}

@@ -1,0 +1,150 @@
+/// The left-hand side of a state assignment: `count`, `repositories[0].stars`,
+/// `scores["blob"]`, `login.email`, or `self`.
+///
+/// Paths read like the Swift they stand for: `repositories[0].stars: 5` is
+/// `$0.repositories[0].stars = 5`.
+public struct StatePath: Sendable, Hashable, CustomStringConvertible {
+  /// One step of a path.
+  public enum Component: Sendable, Hashable {
+    /// `.name`: a field of a struct, or the case of an enum (`login.email`).
+    case field(String)
+    /// `[3]`: an element of an array.
+    case index(Int)
+    /// `["blob"]`: a value of a dictionary.
+    case key(String)
+  }
+
+  /// The steps; empty for `self`.
+  public var components: [Component]
+  /// Where each component starts in the path's text (0-based, in characters).
+  var offsets: [Int]
+  /// The path as written.
+  public let text: String
+
+  /// `self`: the whole state.
+  public var isSelf: Bool { components.isEmpty }
+
+  public var description: String { text }
+
+  public static func == (lhs: StatePath, rhs: StatePath) -> Bool { lhs.components == rhs.components }
+  public func hash(into hasher: inout Hasher) { hasher.combine(components) }
+
+  /// An error in a path's text, at a character offset into it.
+  public struct ParseError: Error, Sendable, Equatable {
+    public var message: String
+    public var offset: Int
+  }
+
+  /// Parses a path.
+  public init(parsing text: String) throws(ParseError) {
+    self.text = text
+    components = []
+    offsets = []
+    if text == "self" { return }
+    let characters = Array(text.unicodeScalars)
+    var index = 0
+
+    func fail(_ message: String, at offset: Int) -> ParseError {
+      ParseError(message: "invalid state path `\(text)`: \(message)", offset: offset)
+    }
+    func identifier() throws(ParseError) -> String {
+      let start = index
+      guard index < characters.count, characters[index] == "_" || characters[index].properties.isAlphabetic else {
+        if index < characters.count {
+          throw fail("expected a field name, found `\(characters[index])`", at: index)
+        }
+        throw fail("expected a field name after `.`", at: index)
+      }
+      while index < characters.count,
+        characters[index] == "_" || characters[index].properties.isAlphabetic
+          || ("0"..."9").contains(characters[index])
+      {
+        index += 1
+      }
+      return String(String.UnicodeScalarView(characters[start..<index]))
+    }
+
+    guard !characters.isEmpty else { throw fail("the path is empty", at: 0) }
+    offsets.append(0)
+    let first = try identifier()
+    if first == "self" {
+      throw fail("`self` stands alone; write `self: …` or the field's path without `self.`", at: 0)
+    }
+    components.append(.field(first))
+    while index < characters.count {
+      let start = index
+      switch characters[index] {
+      case ".":
+        index += 1
+        offsets.append(index)
+        components.append(.field(try identifier()))
+      case "[":
+        index += 1
+        guard index < characters.count else { throw fail("expected an index or a quoted key after `[`", at: start) }
+        let quote = characters[index]
+        if quote == "\"" || quote == "'" {
+          index += 1
+          var key = String.UnicodeScalarView()
+          var closed = false
+          while index < characters.count {
+            let character = characters[index]
+            index += 1
+            if character == quote {
+              closed = true
+              break
+            }
+            if character == "\\", quote == "\"", index < characters.count {
+              key.append(characters[index])
+              index += 1
+              continue
+            }
+            key.append(character)
+          }
+          guard closed else { throw fail("the key's quote is not closed", at: start + 1) }
+          guard index < characters.count, characters[index] == "]" else {
+            throw fail("expected `]` after the key", at: index)
+          }
+          index += 1
+          offsets.append(start)
+          components.append(.key(String(key)))
+        } else {
+          var digits = 0
+          var value = 0
+          while index < characters.count, ("0"..."9").contains(characters[index]) {
+            let (product, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = product.addingReportingOverflow(Int(characters[index].value - 48))
+            guard !o1, !o2 else { throw fail("the index is too large", at: start + 1) }
+            value = sum
+            digits += 1
+            index += 1
+          }
+          guard digits > 0 else {
+            throw fail("expected an index or a quoted key after `[`", at: start + 1)
+          }
+          guard index < characters.count, characters[index] == "]" else {
+            throw fail("expected `]` after the index", at: index)
+          }
+          index += 1
+          offsets.append(start)
+          components.append(.index(value))
+        }
+      default:
+        throw fail("expected `.`, `[` or the end, found `\(characters[index])`", at: index)
+      }
+    }
+  }
+
+  /// The text of the first `count` components: `repositories[0]`.
+  func prefix(_ count: Int) -> String {
+    guard count > 0 else { return "self" }
+    var out = ""
+    for component in components.prefix(count) {
+      switch component {
+      case .field(let name): out += out.isEmpty ? name : "." + name
+      case .index(let index): out += "[\(index)]"
+      case .key(let key): out += "[" + quotedForMessage(key) + "]"
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,363 @@
+import Foundation
+
+// MARK: - Keyed
+
+/// Where a keyed container's values come from.
+enum KeyedSource {
+  /// A mapping; in a payload (an enum case's value), a missing `_0` is the whole mapping.
+  case mapping(YAMLNode.Mapping, isPayload: Bool)
+  /// A scalar read as an enum case without a value: `increment` for `{ increment: {} }`.
+  case caseName
+  /// A payload that is not a mapping: `"42"` in `{ setCount: "42" }` is the value of `_0`.
+  case payload
+  /// The value of a case written without one, as `increment`: it has no keys.
+  case unitPayload(String)
+}
+
+struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let decoder: DecoderImpl
+  let node: YAMLNode
+  let source: KeyedSource
+  let depth: Int
+  let nested: [PathStep]
+  let tracker: Int?
+
+  var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: nested) }
+
+  var allKeys: [Key] {
+    switch source {
+    case .mapping(let mapping, _):
+      return mapping.entries.compactMap { Key(stringValue: $0.name) }
+    case .caseName:
+      return node.scalar.flatMap { Key(stringValue: $0.value) }.map { [$0] } ?? []
+    case .payload:
+      return Key(stringValue: "_0").map { [$0] } ?? []
+    case .unitPayload:
+      return []
+    }
+  }
+
+  func contains(_ key: Key) -> Bool {
+    switch source {
+    case .mapping(let mapping, let isPayload):
+      return mapping.position(of: key.stringValue) != nil || (isPayload && key.stringValue == "_0")
+    case .caseName:
+      return node.scalar?.value == key.stringValue
+    case .payload:
+      return key.stringValue == "_0"
+    case .unitPayload:
+      return false
+    }
+  }
+
+  private var path: String { decoder.pathDescription(depth: depth, nested: nested) }
+
+  /// The value for a key, marking it read; `nil` when absent.
+  func lookup(_ key: Key) throws -> YAMLNode? {
+    let name = key.stringValue
+    switch source {
+    case .mapping(let mapping, let isPayload):
+      if let position = mapping.position(of: name) {
+        if let tracker { decoder.trackers[tracker].consume(position) }
+        return mapping.entries[position].value
+      }
+      if isPayload, name == "_0" {
+        if let tracker { decoder.trackers[tracker].consumeAll() }
+        return node
+      }
+      if let tracker { decoder.trackers[tracker].missing.append(name) }
+      return nil
+    case .caseName:
+      let text = node.scalar?.value ?? ""
+      if text == name {
+        throw YAMLError("`\(text)` needs a value here: write `{ \(text): … }`", at: node)
+      }
+      throw decoder.mismatch(expected: "a mapping", node: node, depth: depth, nested: nested, last: nil)
+    case .payload:
+      if name == "_0" { return node }
+      throw decoder.mismatch(expected: "a mapping", node: node, depth: depth, nested: nested, last: nil)
+    case .unitPayload(let caseName):
+      throw YAMLError("`\(caseName)` needs a value here: write `{ \(caseName): … }`", at: node)
+    }
+  }
+
+  func require(_ key: Key) throws -> YAMLNode {
+    guard let value = try lookup(key) else {
+      throw YAMLError("missing key `\(key.stringValue)` in \(path)", at: node)
+    }
+    return value
+  }
+
+  func decodeNil(forKey key: Key) throws -> Bool {
+    try require(key).isNull
+  }
+
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try decoder.unboxBool(require(key), depth: depth, nested: nested, last: .key(key.stringValue))
+  }
+
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    try decoder.unboxString(require(key), depth: depth, nested: nested, last: .key(key.stringValue))
+  }
+
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try float(key) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try float(key) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+
+  private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
+    try decoder.unboxInteger(require(key), as: T.self, depth: depth, nested: nested, last: .key(key.stringValue))
+  }
+
+  private func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ key: Key) throws -> T {
+    try decoder.unboxFloat(require(key), as: T.self, depth: depth, nested: nested, last: .key(key.stringValue))
+  }
+
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try decoder.unbox(require(key), as: T.self, step: .key(key.stringValue), nested: nested)
+  }
+
+  func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let value = try lookup(key), !value.isNull else { return nil }
+    return try decoder.unbox(value, as: T.self, step: .key(key.stringValue), nested: nested)
+  }
+
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+    guard let value = try lookup(key), !value.isNull else { return nil }
+    return try decoder.unboxString(value, depth: depth, nested: nested, last: .key(key.stringValue))
+  }
+
+  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+    guard let value = try lookup(key), !value.isNull else { return nil }
+    return try decoder.unboxBool(value, depth: depth, nested: nested, last: .key(key.stringValue))
+  }
+
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+    guard let value = try lookup(key), !value.isNull else { return nil }
+    return try decoder.unboxInteger(value, as: Int.self, depth: depth, nested: nested, last: .key(key.stringValue))
+  }
+
+  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    guard let value = try lookup(key), !value.isNull else { return nil }
+    return try decoder.unboxFloat(value, as: Double.self, depth: depth, nested: nested, last: .key(key.stringValue))
+  }
+
+  func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type, forKey key: Key
+  ) throws -> KeyedDecodingContainer<NestedKey> {
+    let name = key.stringValue
+    if case .caseName = source, node.scalar?.value == name {
+      return KeyedDecodingContainer(
+        KeyedContainer<NestedKey>(
+          decoder: decoder, node: node, source: .unitPayload(name), depth: depth, nested: nested + [.key(name)],
+          tracker: nil))
+    }
+    let value = try require(key)
+    let path = nested + [.key(name)]
+    if case .mapping(let mapping) = value.content {
+      let tracker = decoder.trackers.count
+      decoder.trackers.append(.init(mapping: mapping, depth: depth, nested: path))
+      return KeyedDecodingContainer(
+        KeyedContainer<NestedKey>(
+          decoder: decoder, node: value, source: .mapping(mapping, isPayload: true), depth: depth, nested: path,
+          tracker: tracker))
+    }
+    return KeyedDecodingContainer(
+      KeyedContainer<NestedKey>(
+        decoder: decoder, node: value, source: .payload, depth: depth, nested: path, tracker: nil))
+  }
+
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    let value = try require(key)
+    guard case .sequence(let elements) = value.content else {
+      throw decoder.mismatch(
+        expected: "a sequence", node: value, depth: depth, nested: nested, last: .key(key.stringValue))
+    }
+    return UnkeyedContainer(
+      decoder: decoder, node: value, elements: elements, depth: depth, nested: nested + [.key(key.stringValue)])
+  }
+
+  func superDecoder() throws -> any Decoder {
+    try superDecoder(named: "super")
+  }
+
+  func superDecoder(forKey key: Key) throws -> any Decoder {
+    try superDecoder(named: key.stringValue)
+  }
+
+  private func superDecoder(named name: String) throws -> any Decoder {
+    let value = try lookup(AnyKey(name)) ?? YAMLNode.null.located(like: node)
+    return try decoder.detached(value, step: .key(name), nested: nested, depth: depth)
+  }
+
+  /// A key of any name, to look up `super` in any container.
+  private func lookup(_ key: AnyKey) throws -> YAMLNode? {
+    guard let typed = Key(stringValue: key.name) else {
+      if case .mapping(let mapping, _) = source { return mapping[key.name] }
+      return nil
+    }
+    return try lookup(typed)
+  }
+
+  private struct AnyKey {
+    let name: String
+    init(_ name: String) { self.name = name }
+  }
+}
+
+extension DecoderImpl {
+  /// A decoder for `superDecoder()`: a fresh decoder that reports paths through this one.
+  func detached(_ node: YAMLNode, step: PathStep, nested: [PathStep], depth: Int) throws -> any Decoder {
+    let child = DecoderImpl(options: options, rootType: rootType)
+    child.frames = Array(frames[...depth])
+    child.frames.append(Frame(node: node, nested: nested, step: step, firstTracker: 0, ownTracker: nil))
+    return child
+  }
+}
+
+// MARK: - Unkeyed
+
+struct UnkeyedContainer: UnkeyedDecodingContainer {
+  let decoder: DecoderImpl
+  let node: YAMLNode
+  let elements: [YAMLNode]
+  let depth: Int
+  let nested: [PathStep]
+  var currentIndex = 0
+
+  init(decoder: DecoderImpl, node: YAMLNode, elements: [YAMLNode], depth: Int, nested: [PathStep]) {
+    self.decoder = decoder
+    self.node = node
+    self.elements = elements
+    self.depth = depth
+    self.nested = nested
+  }
+
+  var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: nested) }
+  var count: Int? { elements.count }
+  var isAtEnd: Bool { currentIndex >= elements.count }
+
+  private mutating func next(_ expected: String) throws -> (YAMLNode, PathStep) {
+    guard !isAtEnd else {
+      throw YAMLError(
+        "expected \(expected) at \(decoder.pathDescription(depth: depth, nested: nested, last: .index(currentIndex))), "
+          + "but the sequence has only \(elements.count) element\(elements.count == 1 ? "" : "s")",
+        at: node)
+    }
+    defer { currentIndex += 1 }
+    return (elements[currentIndex], .index(currentIndex))
+  }
+
+  mutating func decodeNil() throws -> Bool {
+    guard !isAtEnd else { _ = try next("a value"); return false }
+    if elements[currentIndex].isNull {
+      currentIndex += 1
+      return true
+    }
+    return false
+  }
+
+  mutating func decode(_ type: Bool.Type) throws -> Bool {
+    let (value, step) = try next("Bool")
+    return try decoder.unboxBool(value, depth: depth, nested: nested, last: step)
+  }
+
+  mutating func decode(_ type: String.Type) throws -> String {
+    let (value, step) = try next("String")
+    return try decoder.unboxString(value, depth: depth, nested: nested, last: step)
+  }
+
+  mutating func decode(_ type: Double.Type) throws -> Double { try float() }
+  mutating func decode(_ type: Float.Type) throws -> Float { try float() }
+  mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 { try integer() }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 { try integer() }
+  mutating func decode(_ type: UInt.Type) throws -> UInt { try integer() }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try integer() }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer() }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer() }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
+
+  private mutating func integer<T: FixedWidthInteger>() throws -> T {
+    let (value, step) = try next(typeName(T.self))
+    return try decoder.unboxInteger(value, as: T.self, depth: depth, nested: nested, last: step)
+  }
+
+  private mutating func float<T: BinaryFloatingPoint & LosslessStringConvertible>() throws -> T {
+    let (value, step) = try next(typeName(T.self))
+    return try decoder.unboxFloat(value, as: T.self, depth: depth, nested: nested, last: step)
+  }
+
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    let (value, step) = try next(typeName(T.self))
+    return try decoder.unbox(value, as: T.self, step: step, nested: nested)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type
+  ) throws -> KeyedDecodingContainer<NestedKey> {
+    let (value, step) = try next("a mapping")
+    guard case .mapping(let mapping) = value.content else {
+      throw decoder.mismatch(expected: "a mapping", node: value, depth: depth, nested: nested, last: step)
+    }
+    let tracker = decoder.trackers.count
+    decoder.trackers.append(.init(mapping: mapping, depth: depth, nested: nested + [step]))
+    return KeyedDecodingContainer(
+      KeyedContainer<NestedKey>(
+        decoder: decoder, node: value, source: .mapping(mapping, isPayload: false), depth: depth,
+        nested: nested + [step], tracker: tracker))
+  }
+
+  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    let (value, step) = try next("a sequence")
+    guard case .sequence(let elements) = value.content else {
+      throw decoder.mismatch(expected: "a sequence", node: value, depth: depth, nested: nested, last: step)
+    }
+    return UnkeyedContainer(decoder: decoder, node: value, elements: elements, depth: depth, nested: nested + [step])
+  }
+
+  mutating func superDecoder() throws -> any Decoder {
+    let (value, step) = try next("a value")
+    return try decoder.detached(value, step: step, nested: nested, depth: depth)
+  }
+}
+
+// MARK: - Single value
+
+struct SingleValueContainer: SingleValueDecodingContainer {
+  let decoder: DecoderImpl
+  let node: YAMLNode
+  let depth: Int
+
+  var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: []) }
+
+  func decodeNil() -> Bool { node.isNull }
+  func decode(_ type: Bool.Type) throws -> Bool { try decoder.unboxBool(node, depth: depth) }
+  func decode(_ type: String.Type) throws -> String { try decoder.unboxString(node, depth: depth) }
+  func decode(_ type: Double.Type) throws -> Double { try decoder.unboxFloat(node, as: Double.self, depth: depth) }
+  func decode(_ type: Float.Type) throws -> Float { try decoder.unboxFloat(node, as: Float.self, depth: depth) }
+  func decode(_ type: Int.Type) throws -> Int { try decoder.unboxInteger(node, as: Int.self, depth: depth) }
+  func decode(_ type: Int8.Type) throws -> Int8 { try decoder.unboxInteger(node, as: Int8.self, depth: depth) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try decoder.unboxInteger(node, as: Int16.self, depth: depth) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try decoder.unboxInteger(node, as: Int32.self, depth: depth) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try decoder.unboxInteger(node, as: Int64.self, depth: depth) }
+  func decode(_ type: UInt.Type) throws -> UInt { try decoder.unboxInteger(node, as: UInt.self, depth: depth) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.unboxInteger(node, as: UInt8.self, depth: depth) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.unboxInteger(node, as: UInt16.self, depth: depth) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.unboxInteger(node, as: UInt32.self, depth: depth) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.unboxInteger(node, as: UInt64.self, depth: depth) }
+
+  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try decoder.unbox(node, as: T.self, step: nil)
+  }
+}
