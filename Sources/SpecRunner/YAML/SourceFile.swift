@@ -62,6 +62,16 @@ public struct Mark: Sendable, Hashable, Comparable, CustomStringConvertible {
 
   public var description: String { "\(line):\(column)" }
 
+  /// Marks are equal when they name the same line and column.
+  public static func == (lhs: Mark, rhs: Mark) -> Bool {
+    lhs._line == rhs._line && lhs._column == rhs._column
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(_line)
+    hasher.combine(_column)
+  }
+
   public static func < (lhs: Mark, rhs: Mark) -> Bool {
     (lhs._line, lhs._column) < (rhs._line, rhs._column)
   }
