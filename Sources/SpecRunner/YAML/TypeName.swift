@@ -7,6 +7,14 @@ func typeName(_ type: Any.Type) -> String {
 }
 
 private func prettify(_ name: String) -> String {
+  // Private and local types: `Module.(unknown context at $1234).Name` → `Module.Name`.
+  var name = name
+  while let start = name.range(of: "(unknown context at "), let end = name[start.upperBound...].range(of: ").") {
+    name.removeSubrange(start.lowerBound..<end.upperBound)
+  }
+  while let start = name.range(of: "(extension in "), let end = name[start.upperBound...].range(of: "):") {
+    name.removeSubrange(start.lowerBound..<end.upperBound)
+  }
   // Drop the module from each dotted name: `ExampleFeatures.Counter.State` → `Counter.State`.
   var out = ""
   var word = ""

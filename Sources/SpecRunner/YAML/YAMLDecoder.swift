@@ -319,8 +319,8 @@ final class DecoderImpl: Decoder {
     case .valueNotFound(let type, _):
       return YAMLError("expected \(typeName(type)) for \(path), found null", at: node)
     case .typeMismatch(let type, let context):
-      return YAMLError(
-        "expected \(typeName(type)) for \(path), found \(node.foundDescription) (\(context.debugDescription))", at: node)
+      let detail = context.debugDescription.isEmpty ? "expected \(typeName(type))" : context.debugDescription
+      return YAMLError("cannot decode \(path): \(detail)", at: node)
     @unknown default:
       return YAMLError("cannot decode \(path): \(error)", at: node)
     }
