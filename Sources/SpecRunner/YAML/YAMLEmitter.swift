@@ -22,47 +22,61 @@ public enum YAMLEmitter {
 
   /// Whether a string must be quoted to be read back as the same string.
   public static func needsQuotes(_ text: String) -> Bool {
-    guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return true }
+    syntaxNeedsQuotes(text) || readsAsNonString(text)
+  }
+
+  /// Whether a mapping key must be quoted. Keys are looked up by their text, so
+  /// `1:` and `true:` stay plain; only YAML's syntax (and the merge key) needs quotes.
+  static func keyNeedsQuotes(_ text: String) -> Bool {
+    text == "<<" || syntaxNeedsQuotes(text)
+  }
+
+  /// Plain text that YAML or a type-directed decoder reads as null, a boolean, a number or a date.
+  static func readsAsNonString(_ text: String) -> Bool {
     switch text {
-    case "~", "null", "Null", "NULL", "<<": return true
-    default: break
+    case "~", "null", "Null", "NULL": return true
+    default:
+      return ScalarResolver.bool(text) != nil || ScalarResolver.looksNumeric(text) || ISO8601.parse(text) != nil
     }
-    if ScalarResolver.bool(text) != nil || ScalarResolver.looksNumeric(text) || ISO8601.parse(text) != nil {
-      return true
-    }
+  }
+
+  /// Text that a plain scalar cannot hold: indicators, `: `, ` #`, edge spaces, breaks, control characters.
+  static func syntaxNeedsQuotes(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return true }
     if " \t".unicodeScalars.contains(first) || " \t".unicodeScalars.contains(last) { return true }
-    if "-?:,[]{}#&*!|>'\"%@`".unicodeScalars.contains(first) {
-      // `-x`, `?x`, `:x` are plain when not followed by a space, but quoting them costs nothing.
-      return true
+    if ",[]{}#&*!|>'\"%@`".unicodeScalars.contains(first) { return true }
+    // `-7` and `-x` are plain; `- x`, a lone `-`, `? x` and `: x` are syntax.
+    if "-?:".unicodeScalars.contains(first) {
+      let second = text.unicodeScalars.dropFirst().first
+      if second == nil || second == " " || second == "\t" { return true }
     }
     var previous: Unicode.Scalar = " "
     for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{85}" || scalar == "\u{2028}"
-        || scalar == "\u{2029}" || scalar == "\u{FEFF}"
-      {
-        return true
-      }
-      if scalar == "#", previous == " " || previous == "\t" { return true }
+      if !isPrintable(scalar) || scalar == "\n" || scalar == "\r" || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}" { return true }
+      if scalar == "#", previous == " " { return true }
       if previous == ":", scalar == " " || scalar == "\t" { return true }
-      if "{}[],".unicodeScalars.contains(scalar) { return true }
+      if "{}[],\t".unicodeScalars.contains(scalar) { return true }
       previous = scalar
     }
     return last == ":"
+  }
+
+  /// libyaml's printable characters: anything else must be escaped in a double-quoted scalar.
+  static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09, 0x0A, 0x0D, 0x20...0x7E, 0x85, 0xA0...0xD7FF, 0x10000...0x10FFFF: return true
+    case 0xE000...0xFFFD: return scalar.value != 0xFEFF
+    default: return false
+    }
   }
 
   /// A scalar as written: plain when safe, else double-quoted with escapes.
   static func scalarText(_ scalar: YAMLNode.Scalar) -> String {
     if scalar.style == .plain {
       if scalar.value.isEmpty { return "null" }
-      if !needsQuotes(scalar.value) || isPlainToken(scalar.value) { return scalar.value }
+      if !syntaxNeedsQuotes(scalar.value) { return scalar.value }
     }
     return doubleQuoted(scalar.value)
-  }
-
-  /// Plain scalars that must stay plain to keep their meaning: null, booleans, numbers.
-  private static func isPlainToken(_ text: String) -> Bool {
-    text == "~" || text == "null" || text == "Null" || text == "NULL" || ScalarResolver.bool(text) != nil
-      || ScalarResolver.looksNumeric(text) || ISO8601.parse(text) != nil
   }
 
   static func doubleQuoted(_ text: String) -> String {
@@ -79,7 +93,7 @@ public enum YAMLEmitter {
       case "\u{2028}": out += "\\L"
       case "\u{2029}": out += "\\P"
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{FEFF}" {
+        if !isPrintable(scalar) || scalar == "\t" {
           let hex = String(scalar.value, radix: 16, uppercase: true)
           out += scalar.value <= 0xFF ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
             : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
@@ -133,8 +147,7 @@ public enum YAMLEmitter {
 
   private static func keyText(_ key: YAMLNode) -> String {
     guard let scalar = key.scalar else { return flow(key) }
-    return needsQuotes(scalar.value) && !(scalar.style == .plain && isPlainToken(scalar.value))
-      ? doubleQuoted(scalar.value) : scalar.value
+    return keyNeedsQuotes(scalar.value) ? doubleQuoted(scalar.value) : scalar.value
   }
 
   // MARK: Flow style

@@ -90,7 +90,7 @@ final class EncodedBox {
   }
 
   private func scalarStyle(forKey key: String) -> YAMLNode.ScalarStyle {
-    YAMLEmitter.needsQuotes(key) ? .doubleQuoted : .plain
+    YAMLEmitter.keyNeedsQuotes(key) ? .doubleQuoted : .plain
   }
 }
 
