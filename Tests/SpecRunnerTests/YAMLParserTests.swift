@@ -19,7 +19,7 @@ import Testing
     let mapping = try #require(root.mapping)
     #expect(mapping.keys == ["feature", "count", "items", "flow"])
     #expect(root.start == Mark(line: 1, column: 1))
-    #expect(root.location == SourceLocation(file: "specs/counter.yaml", line: 1, column: 1))
+    #expect(root.location == FileLocation(file: "specs/counter.yaml", line: 1, column: 1))
 
     let count = try #require(root["count"])
     #expect(count.scalar == YAMLNode.Scalar("42", style: .doubleQuoted))
@@ -256,7 +256,7 @@ import Testing
   @Test func readsFilesFromDisk() throws {
     let file = try TemporaryFile(Array("feature: Counter\n".utf8))
     let root = try YAMLParser.parse(contentsOf: file.path)
-    #expect(root["feature"]?.location == SourceLocation(file: file.path, line: 1, column: 10))
+    #expect(root["feature"]?.location == FileLocation(file: file.path, line: 1, column: 10))
     #expect(root.source?.line(1) == "feature: Counter")
   }
 }

@@ -78,7 +78,7 @@ public struct Mark: Sendable, Hashable, Comparable, CustomStringConvertible {
 }
 
 /// A place a user can open: a file path with a line and column.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct FileLocation: Sendable, Hashable, CustomStringConvertible {
   /// The file's path as it was given to the parser.
   public var file: String
   /// The 1-based line, or 0 when the location is the file as a whole.

@@ -76,13 +76,17 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     case .payload:
       if name == "_0" { return node }
       throw decoder.mismatch(expected: "a mapping", node: node, depth: depth, nested: nested, last: nil)
-    case .unitPayload(let caseName):
-      throw YAMLError("`\(caseName)` needs a value here: write `{ \(caseName): … }`", at: node)
+    case .unitPayload:
+      // Absent: an optional payload (`decodeIfPresent`) is nil; a required one fails in `require`.
+      return nil
     }
   }
 
   func require(_ key: Key) throws -> YAMLNode {
     guard let value = try lookup(key) else {
+      if case .unitPayload(let caseName) = source {
+        throw YAMLError("`\(caseName)` needs a value here: write `{ \(caseName): … }`", at: node)
+      }
       throw YAMLError("missing key `\(key.stringValue)` in \(path)", at: node)
     }
     return value

@@ -44,9 +44,9 @@ public enum YAMLEmitter {
   static func syntaxNeedsQuotes(_ text: String) -> Bool {
     guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return true }
     if " \t".unicodeScalars.contains(first) || " \t".unicodeScalars.contains(last) { return true }
-    if ",[]{}#&*!|>'\"%@`".unicodeScalars.contains(first) { return true }
-    // `-7` and `-x` are plain; `- x`, a lone `-`, `? x` and `: x` are syntax.
-    if "-?:".unicodeScalars.contains(first) {
+    if ",[]{}#&*!|>'\"%@`?:".unicodeScalars.contains(first) { return true }
+    // `-7` and `-x` are plain; `- x` and a lone `-` are syntax.
+    if first == "-" {
       let second = text.unicodeScalars.dropFirst().first
       if second == nil || second == " " || second == "\t" { return true }
     }

@@ -9,12 +9,12 @@
 /// and ``rendered`` adds the source line with a caret under the column.
 public struct YAMLError: Error, Sendable, CustomStringConvertible, Equatable {
   /// Where the problem is; `nil` for values that did not come from a file.
-  public var location: SourceLocation?
+  public var location: FileLocation?
   /// One sentence that says what is wrong, without the location.
   public var message: String
   let source: SourceFile?
 
-  public init(_ message: String, at location: SourceLocation?) {
+  public init(_ message: String, at location: FileLocation?) {
     self.message = message
     self.location = location
     self.source = nil
@@ -24,7 +24,7 @@ public struct YAMLError: Error, Sendable, CustomStringConvertible, Equatable {
     self.message = message
     self.source = source
     if let source {
-      self.location = SourceLocation(file: source.path, line: mark.line, column: mark.column)
+      self.location = FileLocation(file: source.path, line: mark.line, column: mark.column)
     } else {
       self.location = nil
     }

@@ -36,8 +36,8 @@ public struct YAMLNode: Sendable {
   }
 
   /// The place the node starts, as `path:line:column`; `nil` for encoded nodes.
-  public var location: SourceLocation? {
-    source.map { SourceLocation(file: $0.path, line: start.line, column: start.column) }
+  public var location: FileLocation? {
+    source.map { FileLocation(file: $0.path, line: start.line, column: start.column) }
   }
 }
 

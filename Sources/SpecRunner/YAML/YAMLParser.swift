@@ -67,7 +67,7 @@ public struct YAMLParser: Sendable {
     guard bytes.count <= limits.maxFileSize else {
       throw YAMLError(
         "the file is \(formatSize(bytes.count)), over the \(formatSize(limits.maxFileSize)) limit",
-        at: SourceLocation(file: path, line: 0, column: 0))
+        at: FileLocation(file: path, line: 0, column: 0))
     }
     let source = SourceFile(path: path, bytes: bytes)
     try validateText(source)
@@ -78,7 +78,7 @@ public struct YAMLParser: Sendable {
   // MARK: - Reading
 
   func readFile(_ path: String) throws -> [UInt8] {
-    let whole = SourceLocation(file: path, line: 0, column: 0)
+    let whole = FileLocation(file: path, line: 0, column: 0)
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else {
       throw YAMLError("cannot read the file: \(String(cString: strerror(errno)))", at: whole)
