@@ -75,7 +75,7 @@ public struct StateAssignment: Sendable {
 
   /// A key node for a new entry: the component's name, at its place in the written key.
   private func keyNode(_ name: String, component: Int) -> YAMLNode {
-    let mark = Self.mark(in: key, at: path.offsets[component] + (component > 0 ? 1 : 0))
+    let mark = Self.mark(in: key, at: path.offsets[component])
     return YAMLNode(.scalar(.init(name)), start: mark, end: mark, source: key.source)
   }
 
