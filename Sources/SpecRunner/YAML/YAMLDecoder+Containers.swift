@@ -249,10 +249,10 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
   var count: Int? { elements.count }
   var isAtEnd: Bool { currentIndex >= elements.count }
 
-  private mutating func next(_ expected: String) throws -> (YAMLNode, PathStep) {
+  private mutating func next(_ expected: @autoclosure () -> String) throws -> (YAMLNode, PathStep) {
     guard !isAtEnd else {
       throw YAMLError(
-        "expected \(expected) at \(decoder.pathDescription(depth: depth, nested: nested, last: .index(currentIndex))), "
+        "expected \(expected()) at \(decoder.pathDescription(depth: depth, nested: nested, last: .index(currentIndex))), "
           + "but the sequence has only \(elements.count) element\(elements.count == 1 ? "" : "s")",
         at: node)
     }

@@ -410,37 +410,35 @@ final class DecoderImpl: Decoder {
   func unboxInteger<T: FixedWidthInteger>(
     _ node: YAMLNode, as type: T.Type, depth: Int, nested: [PathStep] = [], last: PathStep? = nil
   ) throws -> T {
+    if case .scalar(let scalar) = node.content, scalar.style == .plain, node.tag != .string,
+      case .value(let value) = ScalarResolver.integer(scalar.value, as: T.self)
+    {
+      return value
+    }
     let name = typeName(T.self)
     let text = try scalarText(node, expected: name, depth: depth, nested: nested, last: last)
-    guard !node.isStringOnly else {
-      throw mismatch(expected: name, node: node, depth: depth, nested: nested, last: last)
-    }
-    switch ScalarResolver.integer(text, as: T.self) {
-    case .value(let value): return value
-    case .overflow:
+    if !node.isStringOnly, case .overflow = ScalarResolver.integer(text, as: T.self) {
       throw YAMLError(
         "expected \(name) for \(pathDescription(depth: depth, nested: nested, last: last)), found \(text), "
           + "which is out of range (\(T.min)...\(T.max))", at: node)
-    case .notAnInteger:
-      throw mismatch(expected: name, node: node, depth: depth, nested: nested, last: last)
     }
+    throw mismatch(expected: name, node: node, depth: depth, nested: nested, last: last)
   }
 
   func unboxFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(
     _ node: YAMLNode, as type: T.Type, depth: Int, nested: [PathStep] = [], last: PathStep? = nil
   ) throws -> T {
-    let name = typeName(T.self)
-    let text = try scalarText(node, expected: name, depth: depth, nested: nested, last: last)
+    let text = try scalarText(node, expected: typeName(T.self), depth: depth, nested: nested, last: last)
     guard !node.isStringOnly, let double = ScalarResolver.double(text) else {
-      throw mismatch(expected: name, node: node, depth: depth, nested: nested, last: last)
+      throw mismatch(expected: typeName(T.self), node: node, depth: depth, nested: nested, last: last)
     }
     // Parse finite numbers as `T` itself, so a `Float` is rounded once, not twice.
     let cleaned = text.utf8.contains(UInt8(ascii: "_")) ? text.replacingOccurrences(of: "_", with: "") : text
     let value = double.isFinite ? (T(cleaned) ?? T(double)) : T(double)
     if value.isInfinite, !text.lowercased().hasSuffix(".inf") {
       throw YAMLError(
-        "expected \(name) for \(pathDescription(depth: depth, nested: nested, last: last)), found \(text), "
-          + "which is out of range", at: node)
+        "expected \(typeName(T.self)) for \(pathDescription(depth: depth, nested: nested, last: last)), "
+          + "found \(text), which is out of range", at: node)
     }
     return value
   }
