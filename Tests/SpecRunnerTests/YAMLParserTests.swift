@@ -61,6 +61,12 @@ import Testing
     #expect(mapping.position(of: "k11") == 10)
   }
 
+  @Test func aLeadingByteOrderMarkIsSkipped() throws {
+    let root = try YAMLParser.parse("\u{FEFF}count: 1\nlabel: x\n")
+    #expect(root.mapping?.keys == ["count", "label"])
+    #expect(root["label"]?.start == Mark(line: 2, column: 8))
+  }
+
   @Test func nullForms() throws {
     let root = try YAMLParser.parse("a: null\nb: ~\nc:\nd: NULL\ne: 'null'\nf: !!str null\ng: !!null nil\n")
     let nulls = ["a", "b", "c", "d", "e", "f", "g"].map { root[$0]!.isNull }

@@ -245,7 +245,6 @@ private struct TreeBuilder {
     defer { yaml_parser_delete(parser) }
     return try source.bytes.withUnsafeBufferPointer { buffer -> YAMLNode in
       yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
-      yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
       var event = yaml_event_t()
       while true {
         guard yaml_parser_parse(parser, &event) == 1 else {

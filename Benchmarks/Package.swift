@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Benchmarks for the YAML layer of SpecRunner, kept out of the root package so that
+// the library does not depend on Yams. Run with:
+//
+//     cd Benchmarks && swift run -c release yaml-benchmark
+let package = Package(
+  name: "reducer-spec-benchmarks",
+  platforms: [.macOS(.v13)],
+  dependencies: [
+    .package(name: "reducer-spec", path: ".."),
+    .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+  ],
+  targets: [
+    // libyaml itself, for the raw event scan that every other measurement is compared with.
+    .systemLibrary(
+      name: "CLibYAML",
+      pkgConfig: "yaml-0.1",
+      providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+    ),
+    .executableTarget(
+      name: "yaml-benchmark",
+      dependencies: [
+        "CLibYAML",
+        .product(name: "SpecRunner", package: "reducer-spec"),
+        .product(name: "Yams", package: "Yams"),
+      ]
+    ),
+  ]
+)
