@@ -184,6 +184,10 @@ extension Dictionary where Key == Int, Value == Int {
     await propertyCheck(count: 100, input: urls) { roundTrips($0) }
   }
 
+  @Test func largeDictionariesRoundTrip() {
+    roundTrips(Dictionary(uniqueKeysWithValues: (0..<5000).map { ("key\($0)", $0) }))
+  }
+
   @Test func exampleStatesAndActionsRoundTrip() {
     roundTrips(Counter.State(count: -3, secret: 99))
     for action in Counter.Action.allCases + [.setCount("42"), .setCount("null"), .setCount("")] { roundTrips(action) }

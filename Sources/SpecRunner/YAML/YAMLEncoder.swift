@@ -45,6 +45,8 @@ final class EncodedBox {
   var isPayload = false
   /// A keyed container whose values are all payloads: an enum.
   var payloadChildren = 0
+  /// Positions of keys, once a mapping is too large to search: encoding stays linear.
+  var keyIndex: [String: Int]?
 
   init() {}
 
@@ -69,11 +71,6 @@ final class EncodedBox {
       // `{ increment: {} }` → `increment`.
       if keys.count == 1, payloadChildren == 1, values[0].isPayload {
         if case .mapping(let innerKeys, _) = values[0].content, innerKeys.isEmpty {
-          var node = YAMLNode.scalar(keys[0], style: scalarStyle(forKey: keys[0]))
-          node.isEnumCase = true
-          return node
-        }
-        if case .unset = values[0].content {
           var node = YAMLNode.scalar(keys[0], style: scalarStyle(forKey: keys[0]))
           node.isEnumCase = true
           return node
@@ -174,12 +171,18 @@ struct KeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   private func set(_ name: String, _ value: EncodedBox) {
     guard case .mapping(var keys, var values) = box.content else { return }
     box.content = .unset
-    if let index = keys.firstIndex(of: name) {
+    let existing = box.keyIndex != nil ? box.keyIndex![name] : keys.firstIndex(of: name)
+    if let index = existing {
       if values[index].isPayload { box.payloadChildren -= 1 }
       values[index] = value
     } else {
       keys.append(name)
       values.append(value)
+      if box.keyIndex != nil {
+        box.keyIndex![name] = keys.count - 1
+      } else if keys.count > YAMLNode.Mapping.linearLimit {
+        box.keyIndex = Dictionary(keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { _, last in last })
+      }
     }
     if value.isPayload { box.payloadChildren += 1 }
     box.content = .mapping(keys: keys, values: values)
