@@ -22,13 +22,13 @@ import Testing
   @Test func stringsThatWouldReadAsSomethingElseAreQuoted() throws {
     let strings = ["plain text", "", "null", "~", "true", "no", "42", "-7", "1.5", ".inf", "0x1F", "2024-05-01",
       "a: b", "a #b", "- item", "trailing ", " leading", "{x}", "x,y", "line\nbreak", "tab\there", "quote\"d",
-      "back\\slash", "\u{7}bell", "\u{85}", "\u{FEFF}bom", "<<", "*star", "&amp", "!bang", "%pct", "@at", "`tick"]
+      "back\\slash", "\u{7}bell", "\u{85}", "\u{FEFF}bom", "<<", "*star", "&amp", "!bang", "%pct", "@at", "`tick", "a:?b"]
     let actual = try flow(strings)
     #expect(
       actual == """
         [plain text, "", "null", "~", "true", "no", "42", "-7", "1.5", ".inf", "0x1F", "2024-05-01", "a: b", "a #b", \
         "- item", "trailing ", " leading", "{x}", "x,y", "line\\nbreak", "tab\\there", quote"d, back\\slash, \
-        "\\x07bell", "\\N", "\\uFEFFbom", <<, "*star", "&amp", "!bang", "%pct", "@at", "`tick"]
+        "\\x07bell", "\\N", "\\uFEFFbom", <<, "*star", "&amp", "!bang", "%pct", "@at", "`tick", "a:?b"]
         """)
   }
 
@@ -116,7 +116,7 @@ import Testing
   }
 
   @Test func caseNamesOfCaseIterableEnums() {
-    let decoder = DecoderImpl(options: YAMLDecoder(), rootType: Counter.Action.self)
+    let decoder = DecoderImpl(options: YAMLDecoder(), rootType: Counter.Action.self, tape: Tape())
     #expect(decoder.caseNames(of: Counter.Action.self) == ["increment", "decrement", "setCount", "playNext"])
     #expect(decoder.caseNames(of: Search.Action.Alert.self) == ["retry", "dismiss"])
     #expect(decoder.caseNames(of: Search.Action.self) == nil)

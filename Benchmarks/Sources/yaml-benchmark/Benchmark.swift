@@ -62,7 +62,7 @@ struct Benchmark {
       case "--skip-yams-large": options.skipYamsLarge = true
       case "--only":
         let rows = Set(value(argument).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        let known: Set = ["a", "a2", "b", "c", "d", "e", "large"]
+        let known: Set = ["a", "a2", "b", "b2", "c", "d", "e", "large"]
         guard rows.isSubset(of: known) else {
           fail("--only takes rows among \(known.sorted().joined(separator: ",")), not `\(rows.subtracting(known).sorted().joined(separator: ","))`")
         }
@@ -130,7 +130,7 @@ struct Benchmark {
     print("libyaml:  (a)-(c) call \(RawScan.resolvedLibrary(shared: shared))")
     if let shared { print("          (a2) calls \(shared.path) through dlopen") }
     print("method:   files read into memory first; each corpus row is the whole corpus,")
-    print("          best and median of \(options.repetitions) runs (ContinuousClock); MB = 10^6 bytes")
+    print("          best and median of \(options.repetitions) rounds, rows interleaved (ContinuousClock); MB = 10^6 bytes")
     print()
 
     // Both decoders must agree before anything is timed.
@@ -156,50 +156,58 @@ struct Benchmark {
     print()
 
     let n = options.repetitions
-    var rows: [Row] = []
+    var specs: [(label: String, body: () throws -> Int)] = []
     if options.runs("a") {
-      rows.append(
-        measure("(a)  libyaml raw event scan (yaml_parser_parse loop)", bytes: totalBytes, runs: n) {
+      specs.append((
+        "(a)  libyaml raw event scan (yaml_parser_parse loop)", {
           corpus.reduce(0) { $0 + RawScan.events(in: $1.bytes) }
-        })
+        }))
     }
     if let shared, options.runs("a2") {
-      rows.append(
-        measure("(a2) same scan, shared libyaml via dlopen", bytes: totalBytes, runs: n) {
+      specs.append((
+        "(a2) same scan, shared libyaml via dlopen", {
           corpus.reduce(0) { $0 + shared.events(in: $1.bytes) }
-        })
+        }))
     }
     if options.runs("b") {
-      rows.append(
-        try measure("(b)  YAMLParser parse only", bytes: totalBytes, runs: n) {
-          try corpus.reduce(0) { $0 + (try Layer.parse($1.bytes, path: $1.path)) }
-        })
+      specs.append((
+        "(b)  YAMLParser parse only (YAMLDocument)", {
+          try corpus.reduce(0) { $0 + (try Layer.parseDocument($1.bytes, path: $1.path)) }
+        }))
+    }
+    if options.runs("b2") {
+      specs.append((
+        "(b2) YAMLParser parse into a YAMLNode tree", {
+          try corpus.reduce(0) { $0 + (try Layer.parseTree($1.bytes, path: $1.path)) }
+        }))
     }
     if options.runs("c") {
-      rows.append(
-        try measure("(c)  YAMLParser parse + YAMLDecoder decode", bytes: totalBytes, runs: n) {
+      specs.append((
+        "(c)  YAMLParser parse + YAMLDecoder decode", {
           try corpus.reduce(0) { $0 + (try Layer.decodeSpec($1.bytes, path: $1.path)).stepCount }
-        })
+        }))
     }
     if options.runs("d") {
-      rows.append(
-        try measure("(d)  Yams YAMLDecoder().decode(from: String)", bytes: totalBytes, runs: n) {
+      specs.append((
+        "(d)  Yams YAMLDecoder().decode(from: String)", {
           try corpus.reduce(0) { $0 + (try YamsBench.decodeSpec($1.text)).stepCount }
-        })
+        }))
     }
     if options.runs("e") {
-      rows.append(
-        try measure("(e)  Yams compose only (its parse, no decode)", bytes: totalBytes, runs: n) {
+      specs.append((
+        "(e)  Yams compose only (its parse, no decode)", {
           try corpus.reduce(0) { $0 + (try YamsBench.compose($1.text)) }
-        })
+        }))
     }
 
+    let rows = try measureInterleaved(specs, bytes: totalBytes, runs: n)
     printCorpusTable(rows)
     let byLabel = Dictionary(rows.map { (String($0.label.prefix(4)), $0) }, uniquingKeysWith: { a, _ in a })
     print()
     print("Ratios (time, best runs; higher = slower)")
     printRatio("(c)/(a)", byLabel["(c) "], byLabel["(a) "], "parse + decode vs libyaml's raw scan")
     printRatio("(b)/(a)", byLabel["(b) "], byLabel["(a) "], "parse only vs libyaml's raw scan")
+    printRatio("(b2)/(a)", byLabel["(b2)"], byLabel["(a) "], "parse into a node tree vs libyaml's raw scan")
     printRatio("(c)/(b)", byLabel["(c) "], byLabel["(b) "], "parse + decode vs parse only")
     printRatio("(d)/(c)", byLabel["(d) "], byLabel["(c) "], "Yams vs this layer, both parse + decode")
     printRatio("(e)/(b)", byLabel["(e) "], byLabel["(b) "], "Yams' parse vs this layer's parse")
@@ -276,6 +284,24 @@ struct Benchmark {
       checksum = result
     }
     return Row(label: label, bytes: bytes, times: times, checksum: checksum)
+  }
+
+  /// Runs every row once per round, for `runs` rounds, so that a machine that speeds up or
+  /// slows down during the run (a shared VM) affects every row alike.
+  static func measureInterleaved(
+    _ specs: [(label: String, body: () throws -> Int)], bytes: Int, runs: Int
+  ) throws -> [Row] {
+    let clock = ContinuousClock()
+    var rows = specs.map { Row(label: $0.label, bytes: bytes, times: [], checksum: 0) }
+    for _ in 0..<runs {
+      for (index, spec) in specs.enumerated() {
+        var result = 0
+        let elapsed = try clock.measure { result = try spec.body() }
+        rows[index].times.append(seconds(elapsed))
+        rows[index].checksum = result
+      }
+    }
+    return rows
   }
 
   static func seconds(_ duration: Duration) -> Double {

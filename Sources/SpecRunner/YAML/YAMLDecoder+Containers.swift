@@ -5,7 +5,7 @@ import Foundation
 /// Where a keyed container's values come from.
 enum KeyedSource {
   /// A mapping; in a payload (an enum case's value), a missing `_0` is the whole mapping.
-  case mapping(YAMLNode.Mapping, isPayload: Bool)
+  case mapping(isPayload: Bool)
   /// A scalar read as an enum case without a value: `increment` for `{ increment: {} }`.
   case caseName
   /// A payload that is not a mapping: `"42"` in `{ setCount: "42" }` is the value of `_0`.
@@ -16,7 +16,7 @@ enum KeyedSource {
 
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let decoder: DecoderImpl
-  let node: YAMLNode
+  let node: Int
   let source: KeyedSource
   let depth: Int
   let nested: [PathStep]
@@ -26,10 +26,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   var allKeys: [Key] {
     switch source {
-    case .mapping(let mapping, _):
-      return mapping.entries.compactMap { Key(stringValue: $0.name) }
+    case .mapping:
+      return decoder.tape.keys(node).compactMap { Key(stringValue: decoder.tape.string($0)) }
     case .caseName:
-      return node.scalar.flatMap { Key(stringValue: $0.value) }.map { [$0] } ?? []
+      return Key(stringValue: decoder.tape.string(node)).map { [$0] } ?? []
     case .payload:
       return Key(stringValue: "_0").map { [$0] } ?? []
     case .unitPayload:
@@ -39,10 +39,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func contains(_ key: Key) -> Bool {
     switch source {
-    case .mapping(let mapping, let isPayload):
-      return mapping.position(of: key.stringValue) != nil || (isPayload && key.stringValue == "_0")
+    case .mapping(let isPayload):
+      return decoder.tape.lookup(key.stringValue, in: node) != nil || (isPayload && key.stringValue == "_0")
     case .caseName:
-      return node.scalar?.value == key.stringValue
+      return decoder.tape.scalar(node, equals: key.stringValue)
     case .payload:
       return key.stringValue == "_0"
     case .unitPayload:
@@ -53,24 +53,24 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private var path: String { decoder.pathDescription(depth: depth, nested: nested) }
 
   /// The value for a key, marking it read; `nil` when absent.
-  func lookup(_ key: Key) throws -> YAMLNode? {
+  func lookup(_ key: Key) throws -> Int? {
     let name = key.stringValue
     switch source {
-    case .mapping(let mapping, let isPayload):
-      if let position = mapping.position(of: name) {
-        if let tracker { decoder.trackers[tracker].consume(position) }
-        return mapping.entries[position].value
+    case .mapping(let isPayload):
+      if let entry = decoder.tape.lookup(name, in: node) {
+        if let tracker { decoder.trackers[tracker].consume(entry.ordinal) }
+        return entry.value
       }
       if isPayload, name == "_0" {
         if let tracker { decoder.trackers[tracker].consumeAll() }
         return node
       }
-      if let tracker { decoder.trackers[tracker].missing.append(name) }
+      if let tracker { decoder.missingKeys.append((tracker, name)) }
       return nil
     case .caseName:
-      let text = node.scalar?.value ?? ""
+      let text = decoder.tape.string(node)
       if text == name {
-        throw YAMLError("`\(text)` needs a value here: write `{ \(text): … }`", at: node)
+        throw decoder.tape.error("`\(text)` needs a value here: write `{ \(text): … }`", at: node)
       }
       throw decoder.mismatch(expected: "a mapping", node: node, depth: depth, nested: nested, last: nil)
     case .payload:
@@ -82,18 +82,18 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
   }
 
-  func require(_ key: Key) throws -> YAMLNode {
+  func require(_ key: Key) throws -> Int {
     guard let value = try lookup(key) else {
       if case .unitPayload(let caseName) = source {
-        throw YAMLError("`\(caseName)` needs a value here: write `{ \(caseName): … }`", at: node)
+        throw decoder.tape.error("`\(caseName)` needs a value here: write `{ \(caseName): … }`", at: node)
       }
-      throw YAMLError("missing key `\(key.stringValue)` in \(path)", at: node)
+      throw decoder.tape.error("missing key `\(key.stringValue)` in \(path)", at: node)
     }
     return value
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    try require(key).isNull
+    decoder.tape.isNull(try require(key))
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
@@ -130,27 +130,27 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    guard let value = try lookup(key), !value.isNull else { return nil }
+    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
     return try decoder.unbox(value, as: T.self, step: .key(key.stringValue), nested: nested)
   }
 
   func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-    guard let value = try lookup(key), !value.isNull else { return nil }
+    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
     return try decoder.unboxString(value, depth: depth, nested: nested, last: .key(key.stringValue))
   }
 
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-    guard let value = try lookup(key), !value.isNull else { return nil }
+    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
     return try decoder.unboxBool(value, depth: depth, nested: nested, last: .key(key.stringValue))
   }
 
   func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-    guard let value = try lookup(key), !value.isNull else { return nil }
+    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
     return try decoder.unboxInteger(value, as: Int.self, depth: depth, nested: nested, last: .key(key.stringValue))
   }
 
   func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-    guard let value = try lookup(key), !value.isNull else { return nil }
+    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
     return try decoder.unboxFloat(value, as: Double.self, depth: depth, nested: nested, last: .key(key.stringValue))
   }
 
@@ -158,7 +158,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
     let name = key.stringValue
-    if case .caseName = source, node.scalar?.value == name {
+    if case .caseName = source, decoder.tape.scalar(node, equals: name) {
       return KeyedDecodingContainer(
         KeyedContainer<NestedKey>(
           decoder: decoder, node: node, source: .unitPayload(name), depth: depth, nested: nested + [.key(name)],
@@ -166,12 +166,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
     let value = try require(key)
     let path = nested + [.key(name)]
-    if case .mapping(let mapping) = value.content {
+    if decoder.tape.kind(value) == .mapping {
       let tracker = decoder.trackers.count
-      decoder.trackers.append(.init(mapping: mapping, depth: depth, nested: path))
+      decoder.trackers.append(
+        .init(mapping: value, count: Int(decoder.tape.nodes[value].count), depth: depth, nested: path))
       return KeyedDecodingContainer(
         KeyedContainer<NestedKey>(
-          decoder: decoder, node: value, source: .mapping(mapping, isPayload: true), depth: depth, nested: path,
+          decoder: decoder, node: value, source: .mapping(isPayload: true), depth: depth, nested: path,
           tracker: tracker))
     }
     return KeyedDecodingContainer(
@@ -181,12 +182,11 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
     let value = try require(key)
-    guard case .sequence(let elements) = value.content else {
+    guard decoder.tape.kind(value) == .sequence else {
       throw decoder.mismatch(
         expected: "a sequence", node: value, depth: depth, nested: nested, last: .key(key.stringValue))
     }
-    return UnkeyedContainer(
-      decoder: decoder, node: value, elements: elements, depth: depth, nested: nested + [.key(key.stringValue)])
+    return UnkeyedContainer(decoder: decoder, node: value, depth: depth, nested: nested + [.key(key.stringValue)])
   }
 
   func superDecoder() throws -> any Decoder {
@@ -198,14 +198,19 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   private func superDecoder(named name: String) throws -> any Decoder {
-    let value = try lookup(AnyKey(name)) ?? YAMLNode.null.located(like: node)
-    return try decoder.detached(value, step: .key(name), nested: nested, depth: depth)
+    if let value = try lookup(AnyKey(name)) {
+      return decoder.detached(value, step: .key(name), nested: nested, depth: depth)
+    }
+    // An absent key: a decoder of `null` at the container's place.
+    let tape = decoder.tape
+    let null = YAMLNode.null.located(start: tape.nodes[node].start, end: tape.nodes[node].end, source: tape.source(node))
+    return decoder.detached(YAMLDocument(null).tape, step: .key(name), nested: nested, depth: depth)
   }
 
   /// A key of any name, to look up `super` in any container.
-  private func lookup(_ key: AnyKey) throws -> YAMLNode? {
+  private func lookup(_ key: AnyKey) throws -> Int? {
     guard let typed = Key(stringValue: key.name) else {
-      if case .mapping(let mapping, _) = source { return mapping[key.name] }
+      if case .mapping = source { return decoder.tape.lookup(key.name, in: node)?.value }
       return nil
     }
     return try lookup(typed)
@@ -219,10 +224,21 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
 extension DecoderImpl {
   /// A decoder for `superDecoder()`: a fresh decoder that reports paths through this one.
-  func detached(_ node: YAMLNode, step: PathStep, nested: [PathStep], depth: Int) throws -> any Decoder {
-    let child = DecoderImpl(options: options, rootType: rootType)
+  func detached(_ node: Int, step: PathStep, nested: [PathStep], depth: Int) -> any Decoder {
+    detached(tape, node: node, step: step, nested: nested, depth: depth)
+  }
+
+  /// A decoder of the root of another tape (a `null` made up for an absent key).
+  func detached(_ other: Tape, step: PathStep, nested: [PathStep], depth: Int) -> any Decoder {
+    detached(other, node: other.root, step: step, nested: nested, depth: depth)
+  }
+
+  private func detached(_ tape: Tape, node: Int, step: PathStep, nested: [PathStep], depth: Int) -> any Decoder {
+    let child = DecoderImpl(options: options, rootType: rootType, tape: tape)
+    // The frames below only name the path; their nodes are not read.
     child.frames = Array(frames[...depth])
-    child.frames.append(Frame(node: node, nested: nested, step: step, firstTracker: 0, ownTracker: nil))
+    child.frames.append(
+      Frame(node: node, nested: nested, step: step, firstTracker: 0, ownTracker: nil, firstMissing: 0))
     return child
   }
 }
@@ -231,39 +247,46 @@ extension DecoderImpl {
 
 struct UnkeyedContainer: UnkeyedDecodingContainer {
   let decoder: DecoderImpl
-  let node: YAMLNode
-  let elements: [YAMLNode]
+  let node: Int
   let depth: Int
   let nested: [PathStep]
+  let elementCount: Int
   var currentIndex = 0
+  /// The node of the current element.
+  private var cursor: UInt32
 
-  init(decoder: DecoderImpl, node: YAMLNode, elements: [YAMLNode], depth: Int, nested: [PathStep]) {
+  init(decoder: DecoderImpl, node: Int, depth: Int, nested: [PathStep]) {
     self.decoder = decoder
     self.node = node
-    self.elements = elements
     self.depth = depth
     self.nested = nested
+    let raw = decoder.tape.nodes[node]
+    self.elementCount = Int(raw.count)
+    self.cursor = raw.first
   }
 
   var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: nested) }
-  var count: Int? { elements.count }
-  var isAtEnd: Bool { currentIndex >= elements.count }
+  var count: Int? { elementCount }
+  var isAtEnd: Bool { currentIndex >= elementCount }
 
-  private mutating func next(_ expected: @autoclosure () -> String) throws -> (YAMLNode, PathStep) {
+  private mutating func next(_ expected: @autoclosure () -> String) throws -> (Int, PathStep) {
     guard !isAtEnd else {
-      throw YAMLError(
+      throw decoder.tape.error(
         "expected \(expected()) at \(decoder.pathDescription(depth: depth, nested: nested, last: .index(currentIndex))), "
-          + "but the sequence has only \(elements.count) element\(elements.count == 1 ? "" : "s")",
+          + "but the sequence has only \(elementCount) element\(elementCount == 1 ? "" : "s")",
         at: node)
     }
-    defer { currentIndex += 1 }
-    return (elements[currentIndex], .index(currentIndex))
+    let element = Int(cursor)
+    let index = currentIndex
+    cursor = decoder.tape.nodes[element].next
+    currentIndex += 1
+    return (element, .index(index))
   }
 
   mutating func decodeNil() throws -> Bool {
     guard !isAtEnd else { _ = try next("a value"); return false }
-    if elements[currentIndex].isNull {
-      currentIndex += 1
+    if decoder.tape.isNull(Int(cursor)) {
+      _ = try next("a value")
       return true
     }
     return false
@@ -311,28 +334,29 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     keyedBy type: NestedKey.Type
   ) throws -> KeyedDecodingContainer<NestedKey> {
     let (value, step) = try next("a mapping")
-    guard case .mapping(let mapping) = value.content else {
+    guard decoder.tape.kind(value) == .mapping else {
       throw decoder.mismatch(expected: "a mapping", node: value, depth: depth, nested: nested, last: step)
     }
     let tracker = decoder.trackers.count
-    decoder.trackers.append(.init(mapping: mapping, depth: depth, nested: nested + [step]))
+    decoder.trackers.append(
+      .init(mapping: value, count: Int(decoder.tape.nodes[value].count), depth: depth, nested: nested + [step]))
     return KeyedDecodingContainer(
       KeyedContainer<NestedKey>(
-        decoder: decoder, node: value, source: .mapping(mapping, isPayload: false), depth: depth,
+        decoder: decoder, node: value, source: .mapping(isPayload: false), depth: depth,
         nested: nested + [step], tracker: tracker))
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
     let (value, step) = try next("a sequence")
-    guard case .sequence(let elements) = value.content else {
+    guard decoder.tape.kind(value) == .sequence else {
       throw decoder.mismatch(expected: "a sequence", node: value, depth: depth, nested: nested, last: step)
     }
-    return UnkeyedContainer(decoder: decoder, node: value, elements: elements, depth: depth, nested: nested + [step])
+    return UnkeyedContainer(decoder: decoder, node: value, depth: depth, nested: nested + [step])
   }
 
   mutating func superDecoder() throws -> any Decoder {
     let (value, step) = try next("a value")
-    return try decoder.detached(value, step: step, nested: nested, depth: depth)
+    return decoder.detached(value, step: step, nested: nested, depth: depth)
   }
 }
 
@@ -340,12 +364,12 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
 
 struct SingleValueContainer: SingleValueDecodingContainer {
   let decoder: DecoderImpl
-  let node: YAMLNode
+  let node: Int
   let depth: Int
 
   var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: []) }
 
-  func decodeNil() -> Bool { node.isNull }
+  func decodeNil() -> Bool { decoder.tape.isNull(node) }
   func decode(_ type: Bool.Type) throws -> Bool { try decoder.unboxBool(node, depth: depth) }
   func decode(_ type: String.Type) throws -> String { try decoder.unboxString(node, depth: depth) }
   func decode(_ type: Double.Type) throws -> Double { try decoder.unboxFloat(node, as: Double.self, depth: depth) }

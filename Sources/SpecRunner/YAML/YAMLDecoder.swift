@@ -37,20 +37,39 @@ public struct YAMLDecoder: Sendable {
   /// The case names of an enum type, for "did you mean" hints on an unknown case.
   /// `CaseIterable` enums are listed without it.
   public var caseNames: (@Sendable (Any.Type) -> [String]?)?
+  /// The limits of the parser, for the methods that parse.
+  public var limits: YAMLParser.Limits = .default
 
   public init() {}
+
+  /// Decodes a value of the given type from a parsed document.
+  ///
+  /// - Complexity: O(*n*) in the size of the document.
+  public func decode<T: Decodable>(_ type: T.Type, from document: YAMLDocument) throws -> T {
+    let decoder = DecoderImpl(options: self, rootType: T.self, tape: document.tape)
+    return try decoder.unbox(document.tape.root, as: T.self, step: nil)
+  }
 
   /// Decodes a value of the given type from a node.
   ///
   /// - Complexity: O(*n*) in the size of the node.
   public func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode) throws -> T {
-    let decoder = DecoderImpl(options: self, rootType: T.self)
-    return try decoder.unbox(node, as: T.self, step: nil)
+    try decode(type, from: YAMLDocument(node))
   }
 
   /// Parses YAML text and decodes a value from it.
   public func decode<T: Decodable>(_ type: T.Type, from text: String, path: String = "<string>") throws -> T {
-    try decode(type, from: YAMLParser.parse(text, path: path))
+    try decode(type, from: YAMLParser(limits: limits).parseDocument(bytes: Array(text.utf8), path: path))
+  }
+
+  /// Parses the bytes of a YAML file and decodes a value from it, naming the file `path` in errors.
+  public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8], path: String) throws -> T {
+    try decode(type, from: YAMLParser(limits: limits).parseDocument(bytes: bytes, path: path))
+  }
+
+  /// Reads and parses a YAML file and decodes a value from it.
+  public func decode<T: Decodable>(_ type: T.Type, fromContentsOf path: String) throws -> T {
+    try decode(type, from: YAMLParser(limits: limits).parseDocument(contentsOf: path))
   }
 }
 
@@ -103,10 +122,11 @@ struct AnyCodingKey: CodingKey {
 
 // MARK: - The decoder
 
-/// One decoder for a whole tree; a stack of frames stands for the values being decoded.
+/// One decoder for a whole document; a stack of frames stands for the values being decoded.
+/// Nodes are references into the document's ``Tape``.
 final class DecoderImpl: Decoder {
   struct Frame {
-    var node: YAMLNode
+    var node: Int
     /// The path from the frame below: usually one key or index.
     var nested: [PathStep]
     var step: PathStep?
@@ -114,28 +134,30 @@ final class DecoderImpl: Decoder {
     var firstTracker: Int
     /// The tracker of a keyed container over this frame's own node.
     var ownTracker: Int?
+    /// Missing keys recorded in this frame start here.
+    var firstMissing: Int
   }
 
   /// Which keys of a mapping the decoded type has read, for unknown-key errors.
   struct Tracker {
-    var mapping: YAMLNode.Mapping
+    var mapping: Int
+    var count: Int
     var depth: Int
     var nested: [PathStep]
     var low: UInt64 = 0
     var high: [Bool] = []
     var consumed = 0
-    /// Keys the type asked for that the mapping does not have.
-    var missing: [String] = []
 
-    init(mapping: YAMLNode.Mapping, depth: Int, nested: [PathStep]) {
+    init(mapping: Int, count: Int, depth: Int, nested: [PathStep]) {
       self.mapping = mapping
+      self.count = count
       self.depth = depth
       self.nested = nested
-      if mapping.count > 64 { high = [Bool](repeating: false, count: mapping.count) }
+      if count > 64 { high = [Bool](repeating: false, count: count) }
     }
 
     mutating func consume(_ position: Int) {
-      if position < 64, high.isEmpty {
+      if high.isEmpty {
         let bit: UInt64 = 1 << UInt64(position)
         if low & bit == 0 {
           low |= bit
@@ -148,7 +170,7 @@ final class DecoderImpl: Decoder {
     }
 
     mutating func consumeAll() {
-      for position in 0..<mapping.count { consume(position) }
+      for position in 0..<count { consume(position) }
     }
 
     func isConsumed(_ position: Int) -> Bool {
@@ -158,14 +180,53 @@ final class DecoderImpl: Decoder {
 
   let options: YAMLDecoder
   let rootType: Any.Type
-  var frames: [Frame] = []
-  var trackers: [Tracker] = []
+  let tape: Tape
+  /// The two stacks live behind pointers that never change: stored `var`s of a class would
+  /// pay for a dynamic exclusivity check on every access, and the decoder touches them for
+  /// every value. Only this decoder (one thread, one decode) ever reaches them.
+  private let framesStorage: UnsafeMutablePointer<[Frame]>
+  private let trackersStorage: UnsafeMutablePointer<[Tracker]>
+  private let missingStorage: UnsafeMutablePointer<[(tracker: Int, name: String)]>
 
-  init(options: YAMLDecoder, rootType: Any.Type) {
+  var frames: [Frame] {
+    unsafeAddress { UnsafePointer(framesStorage) }
+    unsafeMutableAddress { framesStorage }
+  }
+
+  var trackers: [Tracker] {
+    unsafeAddress { UnsafePointer(trackersStorage) }
+    unsafeMutableAddress { trackersStorage }
+  }
+
+  /// Keys that a type asked a mapping for and that it does not have, for "did you mean"
+  /// hints. One array for the whole decode, used as a stack with the frames, so that an
+  /// absent optional key costs no allocation.
+  var missingKeys: [(tracker: Int, name: String)] {
+    unsafeAddress { UnsafePointer(missingStorage) }
+    unsafeMutableAddress { missingStorage }
+  }
+
+  init(options: YAMLDecoder, rootType: Any.Type, tape: Tape) {
     self.options = options
     self.rootType = rootType
-    frames.reserveCapacity(16)
-    trackers.reserveCapacity(16)
+    self.tape = tape
+    framesStorage = .allocate(capacity: 1)
+    framesStorage.initialize(to: [])
+    framesStorage.pointee.reserveCapacity(16)
+    trackersStorage = .allocate(capacity: 1)
+    trackersStorage.initialize(to: [])
+    trackersStorage.pointee.reserveCapacity(16)
+    missingStorage = .allocate(capacity: 1)
+    missingStorage.initialize(to: [])
+  }
+
+  deinit {
+    framesStorage.deinitialize(count: 1)
+    framesStorage.deallocate()
+    trackersStorage.deinitialize(count: 1)
+    trackersStorage.deallocate()
+    missingStorage.deinitialize(count: 1)
+    missingStorage.deallocate()
   }
 
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
@@ -197,17 +258,22 @@ final class DecoderImpl: Decoder {
     return out
   }
 
-  var currentNode: YAMLNode { frames[frames.count - 1].node }
+  var currentNode: Int { frames[frames.count - 1].node }
 
   // MARK: Decoding a value
 
   /// Decodes `T` from a node, then checks that it read every key of the mappings it opened.
-  func unbox<T: Decodable>(_ node: YAMLNode, as type: T.Type, step: PathStep?, nested: [PathStep] = []) throws -> T {
-    if let special = try unboxSpecial(node, as: type, step: step, nested: nested) { return special }
-    frames.append(Frame(node: node, nested: nested, step: step, firstTracker: trackers.count, ownTracker: nil))
+  func unbox<T: Decodable>(_ node: Int, as type: T.Type, step: PathStep?, nested: [PathStep] = []) throws -> T {
+    // No `T?` in this function: a local of type `T?` makes every call look up its metadata.
+    if isSpecial(T.self) { return try unboxSpecial(node, as: type, step: step, nested: nested) }
+    frames.append(
+      Frame(
+        node: node, nested: nested, step: step, firstTracker: trackers.count, ownTracker: nil,
+        firstMissing: missingKeys.count))
     defer {
-      trackers.removeSubrange(frames[frames.count - 1].firstTracker...)
-      frames.removeLast()
+      let frame = frames.removeLast()
+      if frame.firstTracker < trackers.count { trackers.removeSubrange(frame.firstTracker...) }
+      if frame.firstMissing < missingKeys.count { missingKeys.removeSubrange(frame.firstMissing...) }
     }
     let value: T
     do {
@@ -222,61 +288,64 @@ final class DecoderImpl: Decoder {
   }
 
   /// Foundation types whose own `Codable` form is not what a spec writes.
-  func unboxSpecial<T>(_ node: YAMLNode, as type: T.Type, step: PathStep?, nested: [PathStep]) throws -> T? {
-    if T.self == Date.self {
-      return try unboxWithPath(node, step: step, nested: nested) { try self.unboxDate($0) } as? T
+  func isSpecial(_ type: Any.Type) -> Bool {
+    type == Date.self || type == Decimal.self || type == URL.self || type == UUID.self || type == Data.self
+  }
+
+  @inline(never)
+  func unboxSpecial<T>(_ node: Int, as type: T.Type, step: PathStep?, nested: [PathStep]) throws -> T {
+    let value: Any
+    switch type {
+    case is Date.Type: value = try unboxWithPath(node, step: step, nested: nested) { try self.unboxDate($0) }
+    case is Decimal.Type: value = try unboxWithPath(node, step: step, nested: nested) { try self.unboxDecimal($0) }
+    case is URL.Type: value = try unboxWithPath(node, step: step, nested: nested) { try self.unboxURL($0) }
+    case is UUID.Type: value = try unboxWithPath(node, step: step, nested: nested) { try self.unboxUUID($0) }
+    default: value = try unboxWithPath(node, step: step, nested: nested) { try self.unboxData($0) }
     }
-    if T.self == Decimal.self {
-      return try unboxWithPath(node, step: step, nested: nested) { try self.unboxDecimal($0) } as? T
-    }
-    if T.self == URL.self {
-      return try unboxWithPath(node, step: step, nested: nested) { try self.unboxURL($0) } as? T
-    }
-    if T.self == UUID.self {
-      return try unboxWithPath(node, step: step, nested: nested) { try self.unboxUUID($0) } as? T
-    }
-    if T.self == Data.self {
-      return try unboxWithPath(node, step: step, nested: nested) { try self.unboxData($0) } as? T
-    }
-    return nil
+    return value as! T
   }
 
   private func unboxWithPath<V>(
-    _ node: YAMLNode, step: PathStep?, nested: [PathStep], _ body: (YAMLNode) throws -> V
+    _ node: Int, step: PathStep?, nested: [PathStep], _ body: (Int) throws -> V
   ) throws -> V {
-    frames.append(Frame(node: node, nested: nested, step: step, firstTracker: trackers.count, ownTracker: nil))
+    frames.append(
+      Frame(
+        node: node, nested: nested, step: step, firstTracker: trackers.count, ownTracker: nil,
+        firstMissing: missingKeys.count))
     defer { frames.removeLast() }
     return try body(node)
   }
 
   func checkUnknownKeys() throws {
-    let frame = frames[frames.count - 1]
-    guard frame.firstTracker < trackers.count else { return }
-    for tracker in trackers[frame.firstTracker...] where tracker.consumed < tracker.mapping.count {
-      for position in 0..<tracker.mapping.count where !tracker.isConsumed(position) {
-        let entry = tracker.mapping.entries[position]
-        let read = (0..<tracker.mapping.count).filter(tracker.isConsumed).map { tracker.mapping.entries[$0].name }
+    let first = frames[frames.count - 1].firstTracker
+    guard first < trackers.count else { return }
+    for (index, tracker) in trackers.enumerated().dropFirst(first) where tracker.consumed < tracker.count {
+      let keys = tape.keys(tracker.mapping)
+      for position in keys.indices where !tracker.isConsumed(position) {
+        let key = keys[position]
+        let name = tape.string(key)
+        let read = keys.indices.filter(tracker.isConsumed).map { tape.string(keys[$0]) }
         let hint =
-          Suggestion.closest(to: entry.name, in: tracker.missing)
-          ?? Suggestion.closest(to: entry.name, in: read)
-        throw YAMLError(
-          "unknown key `\(entry.name)` in \(pathDescription(depth: tracker.depth, nested: tracker.nested))"
+          Suggestion.closest(to: name, in: missingKeys.filter { $0.tracker == index }.map(\.name))
+          ?? Suggestion.closest(to: name, in: read)
+        throw tape.error(
+          "unknown key `\(name)` in \(pathDescription(depth: tracker.depth, nested: tracker.nested))"
             + (hint.map { "; did you mean `\($0)`?" } ?? ""),
-          at: entry.key)
+          at: key)
       }
     }
   }
 
   // MARK: Errors
 
-  func mismatch(expected: String, node: YAMLNode, depth: Int, nested: [PathStep], last: PathStep?) -> YAMLError {
+  func mismatch(expected: String, node: Int, depth: Int, nested: [PathStep], last: PathStep?) -> YAMLError {
     var message =
-      "expected \(expected) for \(pathDescription(depth: depth, nested: nested, last: last)), found \(node.foundDescription)"
-    if node.isNull, expected == "String" { message += " (write \"\" for an empty string)" }
-    return YAMLError(message, at: node)
+      "expected \(expected) for \(pathDescription(depth: depth, nested: nested, last: last)), found \(tape.foundDescription(node))"
+    if tape.isNull(node), expected == "String" { message += " (write \"\" for an empty string)" }
+    return tape.error(message, at: node)
   }
 
-  func mismatch(expected: String, node: YAMLNode) -> YAMLError {
+  func mismatch(expected: String, node: Int) -> YAMLError {
     mismatch(expected: expected, node: node, depth: frames.count - 1, nested: [], last: nil)
   }
 
@@ -288,41 +357,46 @@ final class DecoderImpl: Decoder {
     case .typeMismatch(_, let context) where context.debugDescription.hasPrefix("Invalid number of keys found"):
       // A synthesized enum decoder found no case it knows, or more than one.
       let names = caseNames(of: T.self)
-      switch node.content {
-      case .scalar(let scalar):
-        return YAMLError(
-          "unknown case `\(scalar.value)` for \(path)" + (names.map { Suggestion.hint(for: scalar.value, in: $0) } ?? ""),
+      switch tape.kind(node) {
+      case .scalar:
+        let value = tape.string(node)
+        return tape.error(
+          "unknown case `\(value)` for \(path)" + (names.map { Suggestion.hint(for: value, in: $0) } ?? ""),
           at: node)
-      case .mapping(let mapping) where mapping.count == 1:
-        let entry = mapping.entries[0]
-        return YAMLError(
-          "unknown case `\(entry.name)` for \(path)" + (names.map { Suggestion.hint(for: entry.name, in: $0) } ?? ""),
-          at: entry.key)
-      case .mapping(let mapping) where mapping.isEmpty:
-        return YAMLError("expected one case for \(path), found an empty mapping", at: node)
-      case .mapping(let mapping):
-        let listed = mapping.keys.map { "`\($0)`" }.joined(separator: ", ")
-        return YAMLError(
-          "expected one case for \(path), found \(mapping.count) keys (\(listed)); write one action per step",
-          at: mapping.entries[1].key)
+      case .mapping:
+        let keys = tape.keys(node)
+        switch keys.count {
+        case 0:
+          return tape.error("expected one case for \(path), found an empty mapping", at: node)
+        case 1:
+          let name = tape.string(keys[0])
+          return tape.error(
+            "unknown case `\(name)` for \(path)" + (names.map { Suggestion.hint(for: name, in: $0) } ?? ""),
+            at: keys[0])
+        default:
+          let listed = keys.map { "`\(tape.string($0))`" }.joined(separator: ", ")
+          return tape.error(
+            "expected one case for \(path), found \(keys.count) keys (\(listed)); write one action per step",
+            at: keys[1])
+        }
       case .sequence:
         return mismatch(expected: "a case", node: node)
       }
     case .dataCorrupted(let context):
-      if let names = caseNames(of: T.self), let scalar = node.scalar {
-        return YAMLError(
-          "unknown value `\(scalar.value)` for \(path)" + Suggestion.hint(for: scalar.value, in: names), at: node)
+      if let names = caseNames(of: T.self), tape.kind(node) == .scalar {
+        let value = tape.string(node)
+        return tape.error("unknown value `\(value)` for \(path)" + Suggestion.hint(for: value, in: names), at: node)
       }
-      return YAMLError("cannot decode \(path): \(context.debugDescription)", at: node)
+      return tape.error("cannot decode \(path): \(context.debugDescription)", at: node)
     case .keyNotFound(let key, _):
-      return YAMLError("missing key `\(key.stringValue)` in \(path)", at: node)
+      return tape.error("missing key `\(key.stringValue)` in \(path)", at: node)
     case .valueNotFound(let type, _):
-      return YAMLError("expected \(typeName(type)) for \(path), found null", at: node)
+      return tape.error("expected \(typeName(type)) for \(path), found null", at: node)
     case .typeMismatch(let type, let context):
       let detail = context.debugDescription.isEmpty ? "expected \(typeName(type))" : context.debugDescription
-      return YAMLError("cannot decode \(path): \(detail)", at: node)
+      return tape.error("cannot decode \(path): \(detail)", at: node)
     @unknown default:
-      return YAMLError("cannot decode \(path): \(error)", at: node)
+      return tape.error("cannot decode \(path): \(error)", at: node)
     }
   }
 
@@ -350,21 +424,20 @@ final class DecoderImpl: Decoder {
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     let depth = frames.count - 1
     let node = currentNode
-    switch node.content {
-    case .mapping(let mapping):
+    switch tape.kind(node) {
+    case .mapping:
       let tracker: Int
       if let own = frames[depth].ownTracker {
         tracker = own
       } else {
         tracker = trackers.count
-        trackers.append(Tracker(mapping: mapping, depth: depth, nested: []))
+        trackers.append(Tracker(mapping: node, count: Int(tape.nodes[node].count), depth: depth, nested: []))
         frames[depth].ownTracker = tracker
       }
       return KeyedDecodingContainer(
         KeyedContainer<Key>(
-          decoder: self, node: node, source: .mapping(mapping, isPayload: false), depth: depth, nested: [],
-          tracker: tracker))
-    case .scalar where !node.isNull:
+          decoder: self, node: node, source: .mapping(isPayload: false), depth: depth, nested: [], tracker: tracker))
+    case .scalar where !tape.isNull(node):
       return KeyedDecodingContainer(
         KeyedContainer<Key>(decoder: self, node: node, source: .caseName, depth: depth, nested: [], tracker: nil))
     default:
@@ -374,10 +447,10 @@ final class DecoderImpl: Decoder {
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     let node = currentNode
-    guard case .sequence(let elements) = node.content else {
+    guard tape.kind(node) == .sequence else {
       throw mismatch(expected: "a sequence", node: node)
     }
-    return UnkeyedContainer(decoder: self, node: node, elements: elements, depth: frames.count - 1, nested: [])
+    return UnkeyedContainer(decoder: self, node: node, depth: frames.count - 1, nested: [])
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -386,92 +459,98 @@ final class DecoderImpl: Decoder {
 
   // MARK: Scalars
 
-  func scalarText(_ node: YAMLNode, expected: @autoclosure () -> String, depth: Int, nested: [PathStep], last: PathStep?)
+  func scalarText(_ node: Int, expected: @autoclosure () -> String, depth: Int, nested: [PathStep], last: PathStep?)
     throws -> String
   {
-    guard case .scalar(let scalar) = node.content, !node.isNull else {
+    guard tape.kind(node) == .scalar, !tape.isNull(node) else {
       throw mismatch(expected: expected(), node: node, depth: depth, nested: nested, last: last)
     }
-    return scalar.value
+    return tape.string(node)
   }
 
-  func unboxString(_ node: YAMLNode, depth: Int, nested: [PathStep] = [], last: PathStep? = nil) throws -> String {
+  func unboxString(_ node: Int, depth: Int, nested: [PathStep] = [], last: PathStep? = nil) throws -> String {
     try scalarText(node, expected: "String", depth: depth, nested: nested, last: last)
   }
 
-  func unboxBool(_ node: YAMLNode, depth: Int, nested: [PathStep] = [], last: PathStep? = nil) throws -> Bool {
+  func unboxBool(_ node: Int, depth: Int, nested: [PathStep] = [], last: PathStep? = nil) throws -> Bool {
     let text = try scalarText(node, expected: "Bool", depth: depth, nested: nested, last: last)
-    guard !node.isStringOnly, let value = ScalarResolver.bool(text) else {
+    guard !tape.isStringOnly(node), let value = ScalarResolver.bool(text) else {
       throw mismatch(expected: "Bool", node: node, depth: depth, nested: nested, last: last)
     }
     return value
   }
 
   func unboxInteger<T: FixedWidthInteger>(
-    _ node: YAMLNode, as type: T.Type, depth: Int, nested: [PathStep] = [], last: PathStep? = nil
+    _ node: Int, as type: T.Type, depth: Int, nested: [PathStep] = [], last: PathStep? = nil
   ) throws -> T {
-    if case .scalar(let scalar) = node.content, scalar.style == .plain, node.tag != .string,
-      case .value(let value) = ScalarResolver.integer(scalar.value, as: T.self)
+    let raw = tape.nodes[node]
+    if raw.kind == .scalar, raw.style == .plain, raw.tag != .string,
+      let value = tape.plainDecimal(node, as: T.self)
     {
       return value
     }
     let name = typeName(T.self)
     let text = try scalarText(node, expected: name, depth: depth, nested: nested, last: last)
-    if !node.isStringOnly, case .overflow = ScalarResolver.integer(text, as: T.self) {
-      throw YAMLError(
-        "expected \(name) for \(pathDescription(depth: depth, nested: nested, last: last)), found \(text), "
-          + "which is out of range (\(T.min)...\(T.max))", at: node)
+    if !tape.isStringOnly(node) {
+      switch ScalarResolver.integer(text, as: T.self) {
+      case .value(let value): return value
+      case .overflow:
+        throw tape.error(
+          "expected \(name) for \(pathDescription(depth: depth, nested: nested, last: last)), found \(text), "
+            + "which is out of range (\(T.min)...\(T.max))", at: node)
+      default: break
+      }
     }
     throw mismatch(expected: name, node: node, depth: depth, nested: nested, last: last)
   }
 
   func unboxFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(
-    _ node: YAMLNode, as type: T.Type, depth: Int, nested: [PathStep] = [], last: PathStep? = nil
+    _ node: Int, as type: T.Type, depth: Int, nested: [PathStep] = [], last: PathStep? = nil
   ) throws -> T {
     let text = try scalarText(node, expected: typeName(T.self), depth: depth, nested: nested, last: last)
-    guard !node.isStringOnly, let double = ScalarResolver.double(text) else {
+    guard !tape.isStringOnly(node), let double = ScalarResolver.double(text) else {
       throw mismatch(expected: typeName(T.self), node: node, depth: depth, nested: nested, last: last)
     }
     // Parse finite numbers as `T` itself, so a `Float` is rounded once, not twice.
     let cleaned = text.utf8.contains(UInt8(ascii: "_")) ? text.replacingOccurrences(of: "_", with: "") : text
     let value = double.isFinite ? (T(cleaned) ?? T(double)) : T(double)
     if value.isInfinite, !text.lowercased().hasSuffix(".inf") {
-      throw YAMLError(
+      throw tape.error(
         "expected \(typeName(T.self)) for \(pathDescription(depth: depth, nested: nested, last: last)), "
           + "found \(text), which is out of range", at: node)
     }
     return value
   }
 
-  func unboxDate(_ node: YAMLNode) throws -> Date {
+  func unboxDate(_ node: Int) throws -> Date {
     let expected = "an ISO 8601 date (2024-05-01T09:00:00Z)"
     let text = try scalarText(node, expected: expected, depth: frames.count - 1, nested: [], last: nil)
     guard let date = ISO8601.parse(text) else { throw mismatch(expected: expected, node: node) }
     return date
   }
 
-  func unboxDecimal(_ node: YAMLNode) throws -> Decimal {
+  func unboxDecimal(_ node: Int) throws -> Decimal {
     let text = try scalarText(node, expected: "Decimal", depth: frames.count - 1, nested: [], last: nil)
-    guard !node.isStringOnly, let value = ScalarResolver.decimal(text) else {
+    guard !tape.isStringOnly(node), let value = ScalarResolver.decimal(text) else {
       throw mismatch(expected: "Decimal", node: node)
     }
     return value
   }
 
-  func unboxURL(_ node: YAMLNode) throws -> URL {
+  func unboxURL(_ node: Int) throws -> URL {
     let text = try scalarText(node, expected: "a URL", depth: frames.count - 1, nested: [], last: nil)
     guard let url = URL(string: text) else { throw mismatch(expected: "a URL", node: node) }
     return url
   }
 
-  func unboxUUID(_ node: YAMLNode) throws -> UUID {
+  func unboxUUID(_ node: Int) throws -> UUID {
     let expected = "a UUID (00000000-0000-0000-0000-000000000000)"
     let text = try scalarText(node, expected: expected, depth: frames.count - 1, nested: [], last: nil)
     guard let uuid = UUID(uuidString: text) else { throw mismatch(expected: expected, node: node) }
     return uuid
   }
 
-  func unboxData(_ node: YAMLNode) throws -> Data {
+  func unboxData(_ node: Int) throws -> Data {
     let text = try scalarText(node, expected: "base64 data", depth: frames.count - 1, nested: [], last: nil)
     let compact = text.filter { !$0.isWhitespace }
     guard let data = Data(base64Encoded: compact) else { throw mismatch(expected: "base64 data", node: node) }

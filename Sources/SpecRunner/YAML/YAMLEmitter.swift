@@ -54,7 +54,8 @@ public enum YAMLEmitter {
     for scalar in text.unicodeScalars {
       if !isPrintable(scalar) || scalar == "\n" || scalar == "\r" || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}" { return true }
       if scalar == "#", previous == " " { return true }
-      if previous == ":", scalar == " " || scalar == "\t" { return true }
+      // libyaml ends a plain scalar at `: ` and, in flow context, rejects `:` before `?`, `,`, `[`, `]`, `{`, `}`.
+      if previous == ":", scalar == " " || scalar == "\t" || scalar == "?" { return true }
       if "{}[],\t".unicodeScalars.contains(scalar) { return true }
       previous = scalar
     }
@@ -77,6 +78,15 @@ public enum YAMLEmitter {
       if !syntaxNeedsQuotes(scalar.value) { return scalar.value }
     }
     return doubleQuoted(scalar.value)
+  }
+
+  /// A scalar node as written; a plain scalar tagged `!!str` is quoted when plain text would read otherwise.
+  static func scalarText(of node: YAMLNode) -> String {
+    guard let scalar = node.scalar else { return flow(node) }
+    if scalar.style == .plain, node.tag == .string, needsQuotes(scalar.value) {
+      return doubleQuoted(scalar.value)
+    }
+    return scalarText(scalar)
   }
 
   static func doubleQuoted(_ text: String) -> String {
@@ -110,8 +120,8 @@ public enum YAMLEmitter {
   private static func writeBlock(_ node: YAMLNode, indent: Int, into out: inout String, afterDash: Bool) {
     let pad = String(repeating: " ", count: indent)
     switch node.content {
-    case .scalar(let scalar):
-      out += scalarText(scalar) + "\n"
+    case .scalar:
+      out += scalarText(of: node) + "\n"
     case .sequence(let elements):
       if elements.isEmpty {
         out += "[]\n"
@@ -131,8 +141,8 @@ public enum YAMLEmitter {
         if offset > 0 || !afterDash { out += pad }
         out += keyText(entry.key) + ":"
         switch entry.value.content {
-        case .scalar(let scalar):
-          out += " " + scalarText(scalar) + "\n"
+        case .scalar:
+          out += " " + scalarText(of: entry.value) + "\n"
         case .sequence(let elements) where elements.isEmpty:
           out += " []\n"
         case .mapping(let inner) where inner.isEmpty:
@@ -154,8 +164,8 @@ public enum YAMLEmitter {
 
   private static func writeFlow(_ node: YAMLNode, into out: inout String) {
     switch node.content {
-    case .scalar(let scalar):
-      out += scalarText(scalar)
+    case .scalar:
+      out += scalarText(of: node)
     case .sequence(let elements):
       out += "["
       for (offset, element) in elements.enumerated() {

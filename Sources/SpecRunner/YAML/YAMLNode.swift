@@ -45,14 +45,14 @@ public struct YAMLNode: Sendable {
 
 extension YAMLNode {
   /// The explicit tags that a spec may use. Any other tag is a parse error.
-  public enum Tag: Sendable, Hashable {
+  public enum Tag: UInt8, Sendable, Hashable {
     /// No tag: the Swift type a scalar decodes into decides what it means.
     case none
     /// `!!str` or the non-specific `!`: the scalar is a string, as if quoted.
     case string
-    /// `!!int`, `!!float`, `!!bool`, `!!null`, `!!timestamp`, `!!binary`, `!!seq`, `!!map`:
-    /// accepted and checked by the type the node decodes into.
-    case core(String)
+    /// YAML's other core tags (`!!int`, `!!float`, `!!bool`, `!!null`, `!!timestamp`,
+    /// `!!binary`, `!!seq`, `!!map`): accepted and checked by the type the node decodes into.
+    case int, float, bool, null, timestamp, binary, seq, map
   }
 
   /// How a scalar was written.
@@ -118,11 +118,7 @@ extension YAMLNode {
   /// `true` for YAML's null: a plain `null`, `Null`, `NULL`, `~` or empty scalar, or `!!null`.
   public var isNull: Bool {
     guard case .scalar(let scalar) = content, scalar.style == .plain else { return false }
-    if tag == .string { return false }
-    switch scalar.value {
-    case "", "~", "null", "Null", "NULL": return true
-    default: return tag == .core("null")
-    }
+    return isNullScalar(scalar.value, tag: tag)
   }
 
   /// The value for a string key of a mapping node.
@@ -140,6 +136,15 @@ extension YAMLNode {
     copy.source = other.source
     return copy
   }
+
+  /// The node with the given source and marks (for values built in place of another).
+  func located(start: Mark, end: Mark, source: SourceFile?) -> YAMLNode {
+    var copy = self
+    copy.start = start
+    copy.end = end
+    copy.source = source
+    return copy
+  }
 }
 
 // MARK: - Kind names for messages
@@ -151,14 +156,28 @@ extension YAMLNode {
     case .mapping: return "a mapping"
     case .sequence: return "a sequence"
     case .scalar(let scalar):
-      if isNull { return "null" }
-      let text = scalar.value.count > 40 ? String(scalar.value.prefix(40)) + "…" : scalar.value
-      if !isStringOnly, ScalarResolver.looksNumeric(scalar.value) {
-        return "the number \(text)"
-      }
-      return "the string \(quotedForMessage(text))"
+      return describeScalar(scalar.value, isNull: isNull, isStringOnly: isStringOnly)
     }
   }
+}
+
+/// `true` for the text of a plain scalar that YAML reads as null.
+func isNullScalar(_ text: String, tag: YAMLNode.Tag) -> Bool {
+  if tag == .string { return false }
+  switch text {
+  case "", "~", "null", "Null", "NULL": return true
+  default: return tag == .null
+  }
+}
+
+/// How a message names a scalar it found: `null`, `the number 3.5`, `the string "ten"`.
+func describeScalar(_ value: String, isNull: Bool, isStringOnly: Bool) -> String {
+  if isNull { return "null" }
+  let text = value.count > 40 ? String(value.prefix(40)) + "…" : value
+  if !isStringOnly, ScalarResolver.looksNumeric(value) {
+    return "the number \(text)"
+  }
+  return "the string \(quotedForMessage(text))"
 }
 
 /// A string in double quotes with its control characters escaped, for messages.

@@ -64,6 +64,18 @@ public struct YAMLParser: Sendable {
 
   /// Parses bytes, naming them `path` in errors.
   public func parse(bytes: [UInt8], path: String) throws -> YAMLNode {
+    try parseDocument(bytes: bytes, path: path).root
+  }
+
+  /// Reads and parses a file into the flat form that ``YAMLDecoder`` reads fastest.
+  public func parseDocument(contentsOf path: String) throws -> YAMLDocument {
+    try parseDocument(bytes: readFile(path), path: path)
+  }
+
+  /// Parses bytes into the flat form that ``YAMLDecoder`` reads fastest, naming them `path` in errors.
+  ///
+  /// - Complexity: O(*n*) in the size of the bytes.
+  public func parseDocument(bytes: [UInt8], path: String) throws -> YAMLDocument {
     guard bytes.count <= limits.maxFileSize else {
       throw YAMLError(
         "the file is \(formatSize(bytes.count)), over the \(formatSize(limits.maxFileSize)) limit",
@@ -71,8 +83,8 @@ public struct YAMLParser: Sendable {
     }
     let source = SourceFile(path: path, bytes: bytes)
     try validateText(source)
-    var builder = TreeBuilder(source: source, limits: limits)
-    return try builder.build()
+    var builder = TapeBuilder(source: source, limits: limits)
+    return YAMLDocument(tape: try builder.build())
   }
 
   // MARK: - Reading
@@ -118,6 +130,31 @@ public struct YAMLParser: Sendable {
 
   /// Rejects NUL bytes and invalid UTF-8 with the line and column where they are.
   func validateText(_ source: SourceFile) throws {
+    // Most files are plain ASCII without NULs: check that first, eight bytes at a time,
+    // and count lines and columns only when something needs a closer look.
+    let clean = source.bytes.withUnsafeBytes { raw -> Bool in
+      let count = raw.count
+      var index = 0
+      while index + 8 <= count {
+        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        // A byte with its high bit set, or a zero byte (the classic "has zero byte" test).
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low: UInt64 = 0x0101_0101_0101_0101
+        if word & high != 0 || (word &- low) & ~word & high != 0 { return false }
+        index += 8
+      }
+      while index < count {
+        let byte = raw[index]
+        if byte == 0 || byte >= 0x80 { return false }
+        index += 1
+      }
+      return true
+    }
+    if clean { return }
+    try validateTextSlowly(source)
+  }
+
+  private func validateTextSlowly(_ source: SourceFile) throws {
     let bytes = source.bytes
     var line = 1
     var column = 1
@@ -191,41 +228,72 @@ func formatSize(_ bytes: Int) -> String {
   return "\(bytes) bytes"
 }
 
-// MARK: - Building the tree
+// MARK: - Building the document
 
-/// Turns libyaml's events into nodes with an explicit stack, so depth costs no recursion.
-private struct TreeBuilder {
+/// Turns libyaml's events into a ``Tape`` with an explicit stack, so depth costs no recursion.
+private struct TapeBuilder {
   let source: SourceFile
   let limits: YAMLParser.Limits
+  var tape = Tape()
 
-  /// A collection under construction.
+  /// A collection under construction. Plain data, so the stack costs no reference counting;
+  /// the rarely used parts are in ``Extras``.
   struct Frame {
+    /// The collection's node.
+    var ref: Int
     var isMapping: Bool
-    var start: Mark
-    var anchor: String?
-    var tag: YAMLNode.Tag
-    var children: [YAMLNode] = []
+    var hasAnchor: Bool
+    /// The last child linked, or -1.
+    var last = -1
+    /// Elements of a sequence; entries of a mapping, merge keys excluded.
+    var count = 0
     /// Nodes in the subtree, aliases expanded.
-    var size: Int = 1
+    var size = 1
     /// Levels of collections in the subtree, this one included.
-    var height: Int = 1
+    var height = 1
+    /// In a mapping: the key whose value comes next, or -1.
+    var key = -1
+    /// In a mapping: the next value is a merge key's (`<<`).
+    var valueIsMerge = false
+    var hasMerges = false
+    var hasSeen = false
+
+    init(ref: Int, isMapping: Bool, hasAnchor: Bool) {
+      self.ref = ref
+      self.isMapping = isMapping
+      self.hasAnchor = hasAnchor
+    }
+  }
+
+  /// What a few collections need besides their ``Frame``.
+  struct Extras {
+    var anchor: String?
+    /// Merge keys: the number of entries before each, and its value.
+    var merges: [(position: Int, value: Int)] = []
+    /// Keys seen, once a mapping has more than a few (for duplicates in constant time).
+    var seen: [String: Tape.Slot] = [:]
   }
 
   struct Anchored {
-    var node: YAMLNode
+    var ref: Int
     var size: Int
     var height: Int
   }
 
   var frames: [Frame] = []
+  /// Parallel to `frames`, but only grown when a frame needs it.
+  var extras: [Extras] = []
   var anchors: [String: Anchored] = [:]
   var expandedByAliases = 0
-  var root: YAMLNode?
+  var root: Int?
   var documents = 0
 
   init(source: SourceFile, limits: YAMLParser.Limits) {
     self.source = source
     self.limits = limits
+    tape.sources.append(source)
+    tape.nodes.reserveCapacity(source.bytes.count / 8)
+    tape.text.reserveCapacity(source.bytes.count / 2)
   }
 
   func mark(_ mark: yaml_mark_t) -> Mark {
@@ -236,14 +304,14 @@ private struct TreeBuilder {
     YAMLError(message, source: source, mark: at)
   }
 
-  mutating func build() throws -> YAMLNode {
+  mutating func build() throws -> Tape {
     let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
     defer { parser.deallocate() }
     guard yaml_parser_initialize(parser) == 1 else {
       throw error("libyaml could not start (out of memory)", Mark(line: 1, column: 1))
     }
     defer { yaml_parser_delete(parser) }
-    return try source.bytes.withUnsafeBufferPointer { buffer -> YAMLNode in
+    try source.bytes.withUnsafeBufferPointer { buffer in
       yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
       var event = yaml_event_t()
       while true {
@@ -254,11 +322,12 @@ private struct TreeBuilder {
         if event.type == YAML_STREAM_END_EVENT { break }
         try handle(event)
       }
-      guard let root else {
-        throw error("the file is empty: it has no YAML document", Mark(line: 1, column: 1))
-      }
-      return root
     }
+    guard let root else {
+      throw error("the file is empty: it has no YAML document", Mark(line: 1, column: 1))
+    }
+    tape.root = root
+    return tape
   }
 
   mutating func handle(_ event: yaml_event_t) throws {
@@ -272,9 +341,6 @@ private struct TreeBuilder {
     case YAML_SCALAR_EVENT:
       let data = event.data.scalar
       let start = mark(event.start_mark)
-      let value =
-        data.length == 0
-        ? "" : String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
       let style: YAMLNode.ScalarStyle
       switch data.style {
       case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -283,10 +349,16 @@ private struct TreeBuilder {
       case YAML_FOLDED_SCALAR_STYLE: style = .folded
       default: style = .plain
       }
-      let tag = try resolveTag(data.tag, at: start)
-      let node = YAMLNode(
-        .scalar(.init(value, style: style)), start: start, end: mark(event.end_mark), source: source, tag: tag)
-      try finish(node, size: 1, height: 0, anchor: data.anchor)
+      let tag = data.tag == nil ? .none : try resolveTag(data.tag, at: start)
+      let offset = tape.appendText(UnsafeBufferPointer(start: data.value, count: data.length))
+      let ref = tape.append(
+        Tape.Node(
+          start: start, end: mark(event.end_mark), first: offset, count: UInt32(data.length), source: 1,
+          kind: .scalar, style: style, tag: tag))
+      if let anchor = data.anchor {
+        anchors[String(cString: anchor)] = Anchored(ref: ref, size: 1, height: 0)
+      }
+      try add(ref, size: 1, height: 0)
     case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
       let isMapping = event.type == YAML_MAPPING_START_EVENT
       let start = mark(event.start_mark)
@@ -295,20 +367,30 @@ private struct TreeBuilder {
       }
       let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
       let tagPointer = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
-      let tag = try resolveTag(tagPointer, at: start)
-      frames.append(
-        Frame(isMapping: isMapping, start: start, anchor: anchor.map { String(cString: $0) }, tag: tag))
+      let tag = tagPointer == nil ? .none : try resolveTag(tagPointer, at: start)
+      let ref = tape.append(
+        Tape.Node(
+          start: start, end: start, first: Tape.none, count: 0, source: 1, kind: isMapping ? .mapping : .sequence,
+          style: .plain, tag: tag))
+      frames.append(Frame(ref: ref, isMapping: isMapping, hasAnchor: anchor != nil))
+      if let anchor { extras[extras(frames.count - 1)].anchor = String(cString: anchor) }
     case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
       let frame = frames.removeLast()
-      let end = mark(event.end_mark)
-      let content: YAMLNode.Content
-      if frame.isMapping {
-        content = .mapping(try makeMapping(frame.children))
-      } else {
-        content = .sequence(frame.children)
+      tape.nodes[frame.ref].end = mark(event.end_mark)
+      tape.nodes[frame.ref].count = UInt32(frame.count)
+      if frame.hasMerges || frame.hasSeen || frame.hasAnchor {
+        let extra = extras[frames.count]
+        extras[frames.count] = Extras()
+        if frame.hasMerges {
+          try applyMerges(frame, extra.merges)
+        } else if frame.hasSeen {
+          tape.indexes[tape.nodes[frame.ref].first] = extra.seen
+        }
+        if let anchor = extra.anchor {
+          anchors[anchor] = Anchored(ref: frame.ref, size: frame.size, height: frame.height)
+        }
       }
-      let node = YAMLNode(content, start: frame.start, end: end, source: source, tag: frame.tag)
-      try finish(node, size: frame.size, height: frame.height, anchorName: frame.anchor)
+      try add(frame.ref, size: frame.size, height: frame.height)
     case YAML_ALIAS_EVENT:
       let name = String(cString: event.data.alias.anchor)
       let start = mark(event.start_mark)
@@ -324,100 +406,156 @@ private struct TreeBuilder {
       if frames.count + anchored.height > limits.maxDepth {
         throw error("the nesting is deeper than \(limits.maxDepth) levels once `*\(name)` is expanded", start)
       }
-      // The alias stands where it is written, with the anchored node's content.
-      var node = anchored.node
+      // The alias stands where it is written, with the anchored node's content (its children are shared).
+      var node = tape.nodes[anchored.ref]
       node.start = start
       node.end = mark(event.end_mark)
-      try add(node, size: anchored.size, height: anchored.height)
+      node.next = Tape.none
+      try add(tape.append(node), size: anchored.size, height: anchored.height)
     default:
       break
     }
   }
 
-  mutating func finish(
-    _ node: YAMLNode, size: Int, height: Int, anchor: UnsafeMutablePointer<yaml_char_t>?
-  ) throws {
-    try finish(node, size: size, height: height, anchorName: anchor.map { String(cString: $0) })
-  }
-
-  mutating func finish(_ node: YAMLNode, size: Int, height: Int, anchorName: String?) throws {
-    if let anchorName {
-      anchors[anchorName] = Anchored(node: node, size: size, height: height)
-    }
-    try add(node, size: size, height: height)
-  }
-
-  mutating func add(_ node: YAMLNode, size: Int, height: Int) throws {
+  /// Links a finished node into the collection being built, or makes it the root.
+  mutating func add(_ ref: Int, size: Int, height: Int) throws {
     guard !frames.isEmpty else {
-      root = node
+      root = ref
       return
     }
-    frames[frames.count - 1].children.append(node)
-    frames[frames.count - 1].size += size
-    if height + 1 > frames[frames.count - 1].height {
-      frames[frames.count - 1].height = height + 1
+    let top = frames.count - 1
+    tape.link(ref, after: frames[top].last, in: frames[top].ref)
+    frames[top].last = ref
+    frames[top].size += size
+    if height + 1 > frames[top].height {
+      frames[top].height = height + 1
+    }
+    guard frames[top].isMapping else {
+      frames[top].count += 1
+      return
+    }
+    if frames[top].key >= 0 {
+      // A value.
+      if frames[top].valueIsMerge {
+        extras[extras(top)].merges.append((frames[top].count, ref))
+        frames[top].hasMerges = true
+        frames[top].valueIsMerge = false
+      } else {
+        frames[top].count += 1
+      }
+      frames[top].key = -1
+      return
+    }
+    // A key.
+    frames[top].key = ref
+    let node = tape.nodes[ref]
+    guard node.kind == .scalar else {
+      throw error("a mapping key must be a scalar, not \(tape.foundDescription(ref))", node.start)
+    }
+    if isMergeKey(ref) {
+      frames[top].valueIsMerge = true
+      return
+    }
+    try checkDuplicate(ref, at: top)
+  }
+
+  /// Makes room for the extras of a frame; returns its depth.
+  mutating func extras(_ depth: Int) -> Int {
+    while extras.count <= depth { extras.append(Extras()) }
+    return depth
+  }
+
+  /// Rejects a key that the mapping already has.
+  mutating func checkDuplicate(_ key: Int, at depth: Int) throws {
+    let frame = frames[depth]
+    let ordinal = UInt32(frame.count)
+    if frame.hasSeen {
+      let name = tape.string(key)
+      if let first = extras[depth].seen[name] {
+        throw duplicate(name, key, first: Int(first.key))
+      }
+      extras[depth].seen[name] = Tape.Slot(ordinal: ordinal, key: UInt32(key))
+      return
+    }
+    // Compare with the keys so far, skipping merge keys.
+    var current = tape.nodes[frame.ref].first
+    while current != Tape.none, Int(current) != key {
+      let value = tape.nodes[Int(current)].next
+      if !isMergeKey(Int(current)), keysEqual(Int(current), key) {
+        throw duplicate(tape.string(key), key, first: Int(current))
+      }
+      current = tape.nodes[Int(value)].next
+    }
+    if frame.count + 1 > YAMLNode.Mapping.linearLimit, !frame.hasMerges {
+      // From here on, a hash of the keys (it becomes the mapping's index).
+      var seen = [String: Tape.Slot]()
+      var ordinal: UInt32 = 0
+      var current = tape.nodes[frame.ref].first
+      while current != Tape.none {
+        seen[tape.string(Int(current))] = Tape.Slot(ordinal: ordinal, key: current)
+        ordinal += 1
+        if Int(current) == key { break }
+        current = tape.nodes[Int(tape.nodes[Int(current)].next)].next
+      }
+      extras[extras(depth)].seen = seen
+      frames[depth].hasSeen = true
+    }
+  }
+
+  /// A plain, untagged `<<`.
+  func isMergeKey(_ ref: Int) -> Bool {
+    let node = tape.nodes[ref]
+    guard node.count == 2, node.kind == .scalar, node.style == .plain, node.tag == .none else { return false }
+    return tape.text[Int(node.first)] == UInt8(ascii: "<") && tape.text[Int(node.first) + 1] == UInt8(ascii: "<")
+  }
+
+  func keysEqual(_ a: Int, _ b: Int) -> Bool {
+    let left = tape.nodes[a]
+    let right = tape.nodes[b]
+    guard left.count == right.count else { return false }
+    return tape.text.withUnsafeBufferPointer { buffer in
+      left.count == 0 || memcmp(buffer.baseAddress! + Int(left.first), buffer.baseAddress! + Int(right.first), Int(left.count)) == 0
     }
   }
 
   func resolveTag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, at start: Mark) throws -> YAMLNode.Tag {
     guard let pointer else { return .none }
     let tag = String(cString: pointer)
+    let core = "tag:yaml.org,2002:"
     switch tag {
-    case "!", "tag:yaml.org,2002:str": return .string
-    case "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
-      "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary",
-      "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map":
-      return .core(String(tag.dropFirst("tag:yaml.org,2002:".count)))
+    case "!", core + "str": return .string
+    case core + "int": return .int
+    case core + "float": return .float
+    case core + "bool": return .bool
+    case core + "null": return .null
+    case core + "timestamp": return .timestamp
+    case core + "binary": return .binary
+    case core + "seq": return .seq
+    case core + "map": return .map
     default:
-      let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst("tag:yaml.org,2002:".count) : tag
+      let shown = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag
       throw error("unsupported tag `\(shown)`; specs use plain YAML values", start)
     }
   }
 
   // MARK: Mappings
 
-  /// Pairs up keys and values, rejects duplicate keys, and applies merge keys.
-  func makeMapping(_ children: [YAMLNode]) throws -> YAMLNode.Mapping {
-    var explicit: [YAMLNode.Mapping.Entry] = []
-    explicit.reserveCapacity(children.count / 2)
-    var merges: [(position: Int, value: YAMLNode)] = []
-    var seen: [String: Mark]? = children.count / 2 > YAMLNode.Mapping.linearLimit ? [:] : nil
-    var index = 0
-    while index + 1 < children.count {
-      let key = children[index]
-      let value = children[index + 1]
-      index += 2
-      guard let scalar = key.scalar else {
-        throw error("a mapping key must be a scalar, not \(key.foundDescription)", key.start)
-      }
-      if scalar.value == "<<", scalar.style == .plain, key.tag == .none {
-        merges.append((explicit.count, value))
-        continue
-      }
-      if seen != nil {
-        if let first = seen![scalar.value] {
-          throw duplicate(scalar.value, key.start, first: first)
-        }
-        seen![scalar.value] = key.start
-      } else if let first = explicit.first(where: { $0.name == scalar.value }) {
-        throw duplicate(scalar.value, key.start, first: first.key.start)
-      }
-      explicit.append(.init(key: key, value: value))
-    }
-    guard !merges.isEmpty else { return YAMLNode.Mapping(uniqueEntries: explicit) }
-    return try applyMerges(merges, to: explicit)
-  }
-
-  func duplicate(_ key: String, _ at: Mark, first: Mark) -> YAMLError {
-    error("duplicate key `\(key)` in this mapping (first at \(first))", at)
+  func duplicate(_ key: String, _ at: Int, first: Int) -> YAMLError {
+    error("duplicate key `\(key)` in this mapping (first at \(tape.nodes[first].start))", tape.nodes[at].start)
   }
 
   /// YAML's merge: keys written in the mapping win, then earlier merged mappings over later ones.
-  func applyMerges(
-    _ merges: [(position: Int, value: YAMLNode)], to explicit: [YAMLNode.Mapping.Entry]
-  ) throws -> YAMLNode.Mapping {
-    var present = Set(explicit.map(\.name))
-    var result: [YAMLNode.Mapping.Entry] = []
+  /// The mapping gets a new chain of entries (copies of the entries' key and value nodes).
+  mutating func applyMerges(_ frame: Frame, _ merges: [(position: Int, value: Int)]) throws {
+    var explicit: [(key: Int, value: Int)] = []
+    var current = tape.nodes[frame.ref].first
+    while current != Tape.none {
+      let value = tape.nodes[Int(current)].next
+      if !isMergeKey(Int(current)) { explicit.append((Int(current), Int(value))) }
+      current = tape.nodes[Int(value)].next
+    }
+    var present = Set(explicit.map { tape.string($0.key) })
+    var result: [(key: Int, value: Int)] = []
     result.reserveCapacity(explicit.count)
     var next = 0
     for merge in merges {
@@ -425,29 +563,45 @@ private struct TreeBuilder {
         result.append(explicit[next])
         next += 1
       }
-      let sources: [YAMLNode]
-      switch merge.value.content {
+      let sources: [Int]
+      switch tape.kind(merge.value) {
       case .mapping: sources = [merge.value]
-      case .sequence(let elements): sources = elements
+      case .sequence: sources = tape.children(merge.value)
       case .scalar:
         throw error(
-          "the merge key `<<` takes a mapping or a list of mappings, not \(merge.value.foundDescription)",
-          merge.value.start)
+          "the merge key `<<` takes a mapping or a list of mappings, not \(tape.foundDescription(merge.value))",
+          tape.nodes[merge.value].start)
       }
       for source in sources {
-        guard let mapping = source.mapping else {
+        guard tape.kind(source) == .mapping else {
           throw error(
-            "the merge key `<<` takes a mapping or a list of mappings, not a list holding \(source.foundDescription)",
-            source.start)
+            "the merge key `<<` takes a mapping or a list of mappings, not a list holding "
+              + tape.foundDescription(source), tape.nodes[source].start)
         }
-        for entry in mapping.entries where !present.contains(entry.name) {
-          present.insert(entry.name)
-          result.append(entry)
+        for key in tape.keys(source) {
+          let name = tape.string(key)
+          guard !present.contains(name) else { continue }
+          present.insert(name)
+          result.append((key, Int(tape.nodes[key].next)))
         }
       }
     }
     result.append(contentsOf: explicit[next...])
-    return YAMLNode.Mapping(uniqueEntries: result)
+    var last = -1
+    for entry in result {
+      var key = tape.nodes[entry.key]
+      key.next = Tape.none
+      let keyRef = tape.append(key)
+      tape.link(keyRef, after: last, in: frame.ref)
+      var value = tape.nodes[entry.value]
+      value.next = Tape.none
+      let valueRef = tape.append(value)
+      tape.link(valueRef, after: keyRef, in: frame.ref)
+      last = valueRef
+    }
+    if last < 0 { tape.nodes[frame.ref].first = Tape.none }
+    tape.nodes[frame.ref].count = UInt32(result.count)
+    tape.indexMapping(frame.ref)
   }
 
   // MARK: libyaml's errors

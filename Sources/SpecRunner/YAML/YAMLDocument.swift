@@ -1,0 +1,346 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A parsed YAML file, stored flat: what ``YAMLDecoder`` reads.
+///
+/// A document holds the same information as the ``YAMLNode`` tree of the file
+/// (aliases resolved, merge keys applied, every node with its position) in a few
+/// flat arrays, so parsing a file and decoding a value from it allocates little
+/// more than the decoded value itself. Parse a file once and decode it as many
+/// types as needed:
+///
+/// ```swift
+/// let document = try YAMLParser().parseDocument(contentsOf: "specs/counter.yaml")
+/// let header = try YAMLDecoder().decode(Header.self, from: document)
+/// let spec = try YAMLDecoder().decode(CounterSpec.self, from: document)
+/// ```
+public struct YAMLDocument: Sendable {
+  let tape: Tape
+
+  init(tape: Tape) {
+    self.tape = tape
+  }
+
+  /// The document as a tree of nodes.
+  ///
+  /// - Complexity: O(*n*) in the number of nodes, aliases expanded.
+  public var root: YAMLNode { tape.node(at: tape.root) }
+
+  /// The number of nodes, keys included; an alias counts once.
+  public var nodeCount: Int { tape.nodes.count }
+
+  /// The document of a node tree (for decoding values that did not come from a file).
+  public init(_ node: YAMLNode) {
+    tape = Tape(flattening: node)
+  }
+}
+
+/// The flat form of a document.
+///
+/// Every node is one `Tape.Node`; a collection links to its first child and every
+/// child to its next sibling, so a mapping's entries are `key, value, key, value, …`
+/// along the sibling links. Aliases are copies of their anchor's root node that
+/// share its children; a mapping with merge keys gets a new chain of entries.
+/// Scalar texts are byte ranges of one buffer.
+struct Tape: Sendable {
+  /// The "no node" link.
+  static let none = UInt32.max
+
+  enum Kind: UInt8, Sendable {
+    case scalar, sequence, mapping
+  }
+
+  struct Node: Sendable {
+    var start: Mark
+    var end: Mark
+    /// A scalar's text offset in ``Tape/text``; a collection's first child (or `none`).
+    var first: UInt32
+    /// A scalar's text length in bytes; a collection's number of elements or entries.
+    var count: UInt32
+    /// The next sibling in the parent collection, or `none`.
+    var next: UInt32 = Tape.none
+    /// The file, as an index into ``Tape/sources``.
+    var source: UInt32
+    var kind: Kind
+    var style: YAMLNode.ScalarStyle
+    var tag: YAMLNode.Tag
+  }
+
+  /// An entry of a large mapping's index: its position in the mapping and its key node.
+  struct Slot: Sendable {
+    var ordinal: UInt32
+    var key: UInt32
+  }
+
+  var nodes: [Node] = []
+  var text: [UInt8] = []
+  /// Index 0 stands for "no file" (encoded nodes).
+  var sources: [SourceFile?] = [nil]
+  /// Mappings with more than ``YAMLNode/Mapping/linearLimit`` entries, by their first key node.
+  var indexes: [UInt32: [String: Slot]] = [:]
+  var root = 0
+
+  init() {}
+
+  // MARK: Reading nodes
+
+  @inline(__always) func kind(_ ref: Int) -> Kind { nodes[ref].kind }
+
+  func mark(_ ref: Int) -> Mark { nodes[ref].start }
+
+  func source(_ ref: Int) -> SourceFile? { sources[Int(nodes[ref].source)] }
+
+  func error(_ message: String, at ref: Int) -> YAMLError {
+    YAMLError(message, source: source(ref), mark: nodes[ref].start)
+  }
+
+  /// The text of a scalar (empty for a collection).
+  func string(_ ref: Int) -> String {
+    let node = nodes[ref]
+    guard node.kind == .scalar, node.count > 0 else { return "" }
+    return text.withUnsafeBufferPointer { buffer in
+      String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(node.first)..<Int(node.first + node.count)]), as: UTF8.self)
+    }
+  }
+
+  /// Whether a scalar's text is exactly `string`, without making a `String` of it.
+  func scalar(_ ref: Int, equals string: String) -> Bool {
+    let node = nodes[ref]
+    guard node.kind == .scalar else { return false }
+    var string = string
+    return string.withUTF8 { key in
+      guard key.count == Int(node.count) else { return false }
+      guard key.count > 0 else { return true }
+      return text.withUnsafeBufferPointer { buffer in
+        let start = buffer.baseAddress! + Int(node.first)
+        return start.pointee == key[0] && memcmp(start, key.baseAddress!, key.count) == 0
+      }
+    }
+  }
+
+  /// A scalar whose text is its only meaning: quoted, block, or tagged `!!str`.
+  func isStringOnly(_ ref: Int) -> Bool {
+    let node = nodes[ref]
+    return node.kind == .scalar && (node.style != .plain || node.tag == .string)
+  }
+
+  /// YAML's null: a plain `null`, `Null`, `NULL`, `~` or empty scalar, or `!!null`.
+  func isNull(_ ref: Int) -> Bool {
+    let node = nodes[ref]
+    guard node.kind == .scalar, node.style == .plain, node.tag != .string else { return false }
+    switch node.count {
+    case 0: return true
+    case 1, 4: return isNullScalar(string(ref), tag: node.tag)
+    default: return node.tag == .null
+    }
+  }
+
+  /// A scalar of up to 18 decimal digits with an optional `-`, read without making a `String`;
+  /// `nil` for anything else (other forms go through ``ScalarResolver``).
+  func plainDecimal<T: FixedWidthInteger>(_ ref: Int, as type: T.Type) -> T? {
+    let node = nodes[ref]
+    let count = Int(node.count)
+    guard count > 0, count <= 18 else { return nil }
+    return text.withUnsafeBufferPointer { buffer -> T? in
+      var index = Int(node.first)
+      let end = index + count
+      let negative = buffer[index] == UInt8(ascii: "-")
+      if negative {
+        index += 1
+        guard index < end else { return nil }
+      }
+      var value: Int64 = 0
+      while index < end {
+        let digit = buffer[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { return nil }
+        value = value &* 10 &+ Int64(digit)
+        index += 1
+      }
+      return T(exactly: negative ? -value : value)
+    }
+  }
+
+  /// `a mapping`, `a sequence`, `null`, `the string "ten"`, `the number 3.5`.
+  func foundDescription(_ ref: Int) -> String {
+    switch kind(ref) {
+    case .mapping: return "a mapping"
+    case .sequence: return "a sequence"
+    case .scalar: return describeScalar(string(ref), isNull: isNull(ref), isStringOnly: isStringOnly(ref))
+    }
+  }
+
+  /// The elements of a sequence, or the keys and values of a mapping, in order.
+  func children(_ ref: Int) -> [Int] {
+    var result: [Int] = []
+    guard nodes[ref].kind != .scalar else { return result }
+    var child = nodes[ref].first
+    while child != Tape.none {
+      result.append(Int(child))
+      child = nodes[Int(child)].next
+    }
+    return result
+  }
+
+  /// The key nodes of a mapping, in order.
+  func keys(_ ref: Int) -> [Int] {
+    var result: [Int] = []
+    guard nodes[ref].kind == .mapping else { return result }
+    var key = nodes[ref].first
+    while key != Tape.none {
+      result.append(Int(key))
+      key = nodes[Int(nodes[Int(key)].next)].next
+    }
+    return result
+  }
+
+  /// The entry of a mapping for a key: its position, key node and value node.
+  ///
+  /// - Complexity: O(1): small mappings compare their few keys, larger ones have an index.
+  func lookup(_ key: String, in mapping: Int) -> (ordinal: Int, key: Int, value: Int)? {
+    let node = nodes[mapping]
+    if node.count > YAMLNode.Mapping.linearLimit, let index = indexes[node.first] {
+      guard let slot = index[key] else { return nil }
+      return (Int(slot.ordinal), Int(slot.key), Int(nodes[Int(slot.key)].next))
+    }
+    var ordinal = 0
+    var current = node.first
+    while current != Tape.none {
+      let value = nodes[Int(current)].next
+      if scalar(Int(current), equals: key) { return (ordinal, Int(current), Int(value)) }
+      ordinal += 1
+      current = nodes[Int(value)].next
+    }
+    return nil
+  }
+
+  // MARK: Building
+
+  /// Appends a node and returns its reference.
+  mutating func append(_ node: Node) -> Int {
+    nodes.append(node)
+    return nodes.count - 1
+  }
+
+  /// Appends a scalar's text and returns its offset.
+  mutating func appendText(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    let offset = UInt32(text.count)
+    text.append(contentsOf: bytes)
+    return offset
+  }
+
+  /// Builds the index of a large mapping from its entries.
+  mutating func indexMapping(_ ref: Int) {
+    let node = nodes[ref]
+    guard node.count > YAMLNode.Mapping.linearLimit else { return }
+    var index = [String: Slot](minimumCapacity: Int(node.count))
+    var ordinal: UInt32 = 0
+    var key = node.first
+    while key != Tape.none {
+      index[string(Int(key))] = Slot(ordinal: ordinal, key: key)
+      ordinal += 1
+      key = nodes[Int(nodes[Int(key)].next)].next
+    }
+    indexes[node.first] = index
+  }
+
+  // MARK: Trees
+
+  /// The node tree of a node.
+  func node(at ref: Int) -> YAMLNode {
+    let node = nodes[ref]
+    let content: YAMLNode.Content
+    switch node.kind {
+    case .scalar:
+      content = .scalar(.init(string(ref), style: node.style))
+    case .sequence:
+      var elements: [YAMLNode] = []
+      elements.reserveCapacity(Int(node.count))
+      var child = node.first
+      while child != Tape.none {
+        elements.append(self.node(at: Int(child)))
+        child = nodes[Int(child)].next
+      }
+      content = .sequence(elements)
+    case .mapping:
+      var entries: [YAMLNode.Mapping.Entry] = []
+      entries.reserveCapacity(Int(node.count))
+      var key = node.first
+      while key != Tape.none {
+        let value = nodes[Int(key)].next
+        entries.append(.init(key: self.node(at: Int(key)), value: self.node(at: Int(value))))
+        key = nodes[Int(value)].next
+      }
+      content = .mapping(YAMLNode.Mapping(uniqueEntries: entries))
+    }
+    return YAMLNode(content, start: node.start, end: node.end, source: sources[Int(node.source)], tag: node.tag)
+  }
+
+  /// The flat form of a node tree.
+  init(flattening root: YAMLNode) {
+    var sourceIndex: [ObjectIdentifier: UInt32] = [:]
+    self.root = flatten(root, sourceIndex: &sourceIndex)
+  }
+
+  private mutating func flatten(_ tree: YAMLNode, sourceIndex: inout [ObjectIdentifier: UInt32]) -> Int {
+    var source: UInt32 = 0
+    if let file = tree.source {
+      if let known = sourceIndex[ObjectIdentifier(file)] {
+        source = known
+      } else {
+        source = UInt32(sources.count)
+        sources.append(file)
+        sourceIndex[ObjectIdentifier(file)] = source
+      }
+    }
+    var node = Node(
+      start: tree.start, end: tree.end, first: Tape.none, count: 0, source: source, kind: .scalar, style: .plain,
+      tag: tree.tag)
+    switch tree.content {
+    case .scalar(let scalar):
+      node.style = scalar.style
+      var value = scalar.value
+      node.count = UInt32(value.utf8.count)
+      node.first = value.withUTF8 { appendText($0) }
+      return append(node)
+    case .sequence(let elements):
+      node.kind = .sequence
+      node.count = UInt32(elements.count)
+      let ref = append(node)
+      var last = -1
+      for element in elements {
+        let child = flatten(element, sourceIndex: &sourceIndex)
+        link(child, after: last, in: ref)
+        last = child
+      }
+      return ref
+    case .mapping(let mapping):
+      node.kind = .mapping
+      node.count = UInt32(mapping.count)
+      let ref = append(node)
+      var last = -1
+      for entry in mapping.entries {
+        let key = flatten(entry.key, sourceIndex: &sourceIndex)
+        link(key, after: last, in: ref)
+        let value = flatten(entry.value, sourceIndex: &sourceIndex)
+        link(value, after: key, in: ref)
+        last = value
+      }
+      indexMapping(ref)
+      return ref
+    }
+  }
+
+  /// Links `child` into `parent`'s chain after `last` (-1 for the first child).
+  mutating func link(_ child: Int, after last: Int, in parent: Int) {
+    if last < 0 {
+      nodes[parent].first = UInt32(child)
+    } else {
+      nodes[last].next = UInt32(child)
+    }
+  }
+}
