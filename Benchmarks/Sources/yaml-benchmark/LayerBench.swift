@@ -13,6 +13,14 @@ enum Layer {
     try YAMLParser().parse(bytes: bytes, path: path).mapping?.count ?? 0
   }
 
+  static func document(_ bytes: [UInt8], path: String) throws -> YAMLDocument {
+    try YAMLParser().parseDocument(bytes: bytes, path: path)
+  }
+
+  static func decodeSpec(from document: YAMLDocument) throws -> SpecFile {
+    try YAMLDecoder().decode(SpecFile.self, from: document)
+  }
+
   static func decodeSpec(_ bytes: [UInt8], path: String) throws -> SpecFile {
     try YAMLDecoder().decode(SpecFile.self, from: bytes, path: path)
   }

@@ -10,17 +10,31 @@ enum KeyedSource {
   case caseName
   /// A payload that is not a mapping: `"42"` in `{ setCount: "42" }` is the value of `_0`.
   case payload
-  /// The value of a case written without one, as `increment`: it has no keys.
-  case unitPayload(String)
+  /// The value of a case written without one, as `increment` (the container's node): it has no keys.
+  case unitPayload
 }
 
+/// Holds one reference (the decoder) and plain numbers, so that the copies that
+/// `KeyedDecodingContainer` makes for every key cost one retain.
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let decoder: DecoderImpl
   let node: Int
   let source: KeyedSource
   let depth: Int
-  let nested: [PathStep]
+  /// The path from the frame to the mapping, kept by the decoder (0 is the empty path).
+  private let nestedID: UInt16
   let tracker: Int?
+
+  init(decoder: DecoderImpl, node: Int, source: KeyedSource, depth: Int, nested: [PathStep], tracker: Int?) {
+    self.decoder = decoder
+    self.node = node
+    self.source = source
+    self.depth = depth
+    self.nestedID = decoder.nestedPathID(nested)
+    self.tracker = tracker
+  }
+
+  var nested: [PathStep] { decoder.nestedPaths[Int(nestedID)] }
 
   var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: nested) }
 
@@ -57,8 +71,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let name = key.stringValue
     switch source {
     case .mapping(let isPayload):
-      if let entry = decoder.tape.lookup(name, in: node) {
-        if let tracker { decoder.trackers[tracker].consume(entry.ordinal) }
+      if let tracker {
+        if let entry = decoder.tape.lookup(name, in: node, after: decoder.trackers[tracker].last) {
+          decoder.trackers[tracker].consume(entry.ordinal)
+          decoder.trackers[tracker].last = (entry.ordinal, entry.key)
+          return entry.value
+        }
+      } else if let entry = decoder.tape.lookup(name, in: node) {
         return entry.value
       }
       if isPayload, name == "_0" {
@@ -84,7 +103,8 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func require(_ key: Key) throws -> Int {
     guard let value = try lookup(key) else {
-      if case .unitPayload(let caseName) = source {
+      if case .unitPayload = source {
+        let caseName = decoder.tape.string(node)
         throw decoder.tape.error("`\(caseName)` needs a value here: write `{ \(caseName): … }`", at: node)
       }
       throw decoder.tape.error("missing key `\(key.stringValue)` in \(path)", at: node)
@@ -161,7 +181,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     if case .caseName = source, decoder.tape.scalar(node, equals: name) {
       return KeyedDecodingContainer(
         KeyedContainer<NestedKey>(
-          decoder: decoder, node: node, source: .unitPayload(name), depth: depth, nested: nested + [.key(name)],
+          decoder: decoder, node: node, source: .unitPayload, depth: depth, nested: nested + [.key(name)],
           tracker: nil))
     }
     let value = try require(key)
@@ -245,29 +265,35 @@ extension DecoderImpl {
 
 // MARK: - Unkeyed
 
+/// Three words, so that `any UnkeyedDecodingContainer` holds it inline instead of
+/// allocating a box for every sequence.
 struct UnkeyedContainer: UnkeyedDecodingContainer {
   let decoder: DecoderImpl
-  let node: Int
-  let depth: Int
-  let nested: [PathStep]
-  let elementCount: Int
-  var currentIndex = 0
+  private let sequence: UInt32
   /// The node of the current element.
   private var cursor: UInt32
+  private var index: UInt32 = 0
+  private let frameDepth: UInt16
+  /// The path from the frame to the sequence, kept by the decoder (0 is the empty path).
+  private let nestedID: UInt16
 
   init(decoder: DecoderImpl, node: Int, depth: Int, nested: [PathStep]) {
     self.decoder = decoder
-    self.node = node
-    self.depth = depth
-    self.nested = nested
-    let raw = decoder.tape.nodes[node]
-    self.elementCount = Int(raw.count)
-    self.cursor = raw.first
+    self.sequence = UInt32(node)
+    self.frameDepth = UInt16(clamping: depth)
+    self.nestedID = decoder.nestedPathID(nested)
+    self.cursor = decoder.tape.nodes[node].first
   }
+
+  var node: Int { Int(sequence) }
+  var depth: Int { Int(frameDepth) }
+  var nested: [PathStep] { decoder.nestedPaths[Int(nestedID)] }
+  var elementCount: Int { Int(decoder.tape.nodes[Int(sequence)].count) }
+  var currentIndex: Int { Int(index) }
 
   var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: nested) }
   var count: Int? { elementCount }
-  var isAtEnd: Bool { currentIndex >= elementCount }
+  var isAtEnd: Bool { Int(index) >= elementCount }
 
   private mutating func next(_ expected: @autoclosure () -> String) throws -> (Int, PathStep) {
     guard !isAtEnd else {
@@ -277,10 +303,10 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
         at: node)
     }
     let element = Int(cursor)
-    let index = currentIndex
+    let current = Int(index)
     cursor = decoder.tape.nodes[element].next
-    currentIndex += 1
-    return (element, .index(index))
+    index += 1
+    return (element, .index(current))
   }
 
   mutating func decodeNil() throws -> Bool {

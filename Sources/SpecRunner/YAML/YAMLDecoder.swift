@@ -147,6 +147,8 @@ final class DecoderImpl: Decoder {
     var low: UInt64 = 0
     var high: [Bool] = []
     var consumed = 0
+    /// The entry found last, where the next lookup starts.
+    var last: (ordinal: Int, key: Int)?
 
     init(mapping: Int, count: Int, depth: Int, nested: [PathStep]) {
       self.mapping = mapping
@@ -181,52 +183,66 @@ final class DecoderImpl: Decoder {
   let options: YAMLDecoder
   let rootType: Any.Type
   let tape: Tape
-  /// The two stacks live behind pointers that never change: stored `var`s of a class would
-  /// pay for a dynamic exclusivity check on every access, and the decoder touches them for
-  /// every value. Only this decoder (one thread, one decode) ever reaches them.
-  private let framesStorage: UnsafeMutablePointer<[Frame]>
-  private let trackersStorage: UnsafeMutablePointer<[Tracker]>
-  private let missingStorage: UnsafeMutablePointer<[(tracker: Int, name: String)]>
+  /// The decoder's mutable state. It lives behind a pointer that never changes: stored
+  /// `var`s of a class pay for a dynamic exclusivity check on every access, and the decoder
+  /// touches these for every value. Only this decoder (one thread, one decode) reaches them.
+  struct State {
+    var frames: [Frame] = []
+    var trackers: [Tracker] = []
+    /// Keys that a type asked a mapping for and that it does not have, for "did you mean"
+    /// hints. One array for the whole decode, used as a stack with the frames, so that an
+    /// absent optional key costs no allocation.
+    var missingKeys: [(tracker: Int, name: String)] = []
+    /// Paths from a frame to the sequences that unkeyed containers read, so that a container
+    /// holds a small number instead of an array. Index 0 is the empty path.
+    var nestedPaths: [[PathStep]] = [[]]
+  }
+
+  private let state: UnsafeMutablePointer<State>
 
   var frames: [Frame] {
-    unsafeAddress { UnsafePointer(framesStorage) }
-    unsafeMutableAddress { framesStorage }
+    unsafeAddress { UnsafePointer(state).pointer(to: \.frames)! }
+    unsafeMutableAddress { state.pointer(to: \.frames)! }
   }
 
   var trackers: [Tracker] {
-    unsafeAddress { UnsafePointer(trackersStorage) }
-    unsafeMutableAddress { trackersStorage }
+    unsafeAddress { UnsafePointer(state).pointer(to: \.trackers)! }
+    unsafeMutableAddress { state.pointer(to: \.trackers)! }
   }
 
-  /// Keys that a type asked a mapping for and that it does not have, for "did you mean"
-  /// hints. One array for the whole decode, used as a stack with the frames, so that an
-  /// absent optional key costs no allocation.
   var missingKeys: [(tracker: Int, name: String)] {
-    unsafeAddress { UnsafePointer(missingStorage) }
-    unsafeMutableAddress { missingStorage }
+    unsafeAddress { UnsafePointer(state).pointer(to: \.missingKeys)! }
+    unsafeMutableAddress { state.pointer(to: \.missingKeys)! }
+  }
+
+  var nestedPaths: [[PathStep]] {
+    unsafeAddress { UnsafePointer(state).pointer(to: \.nestedPaths)! }
+    unsafeMutableAddress { state.pointer(to: \.nestedPaths)! }
   }
 
   init(options: YAMLDecoder, rootType: Any.Type, tape: Tape) {
     self.options = options
     self.rootType = rootType
     self.tape = tape
-    framesStorage = .allocate(capacity: 1)
-    framesStorage.initialize(to: [])
-    framesStorage.pointee.reserveCapacity(16)
-    trackersStorage = .allocate(capacity: 1)
-    trackersStorage.initialize(to: [])
-    trackersStorage.pointee.reserveCapacity(16)
-    missingStorage = .allocate(capacity: 1)
-    missingStorage.initialize(to: [])
+    state = .allocate(capacity: 1)
+    state.initialize(to: State())
+    state.pointee.frames.reserveCapacity(16)
+    state.pointee.trackers.reserveCapacity(16)
   }
 
   deinit {
-    framesStorage.deinitialize(count: 1)
-    framesStorage.deallocate()
-    trackersStorage.deinitialize(count: 1)
-    trackersStorage.deallocate()
-    missingStorage.deinitialize(count: 1)
-    missingStorage.deallocate()
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  func nestedPathID(_ nested: [PathStep]) -> UInt16 {
+    if nested.isEmpty { return 0 }
+    guard nestedPaths.count < Int(UInt16.max) else {
+      // More nested sequences than a path number can tell: the paths in messages get shorter.
+      return 0
+    }
+    nestedPaths.append(nested)
+    return UInt16(nestedPaths.count - 1)
   }
 
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
@@ -266,6 +282,20 @@ final class DecoderImpl: Decoder {
   func unbox<T: Decodable>(_ node: Int, as type: T.Type, step: PathStep?, nested: [PathStep] = []) throws -> T {
     // No `T?` in this function: a local of type `T?` makes every call look up its metadata.
     if isSpecial(T.self) { return try unboxSpecial(node, as: type, step: step, nested: nested) }
+    // Arrays of scalars are common in states; the standard library's `Array.init(from:)`
+    // asks for the array's metadata at every element, so they are read here directly.
+    if T.self == [Int].self {
+      return unsafeBitCast(try unboxArray(node, step: step, nested: nested) { try self.unboxInteger($0, as: Int.self, depth: $1, last: $2) }, to: T.self)
+    }
+    if T.self == [String].self {
+      return unsafeBitCast(try unboxArray(node, step: step, nested: nested) { try self.unboxString($0, depth: $1, last: $2) }, to: T.self)
+    }
+    if T.self == [Bool].self {
+      return unsafeBitCast(try unboxArray(node, step: step, nested: nested) { try self.unboxBool($0, depth: $1, last: $2) }, to: T.self)
+    }
+    if T.self == [Double].self {
+      return unsafeBitCast(try unboxArray(node, step: step, nested: nested) { try self.unboxFloat($0, as: Double.self, depth: $1, last: $2) }, to: T.self)
+    }
     frames.append(
       Frame(
         node: node, nested: nested, step: step, firstTracker: trackers.count, ownTracker: nil,
@@ -287,9 +317,42 @@ final class DecoderImpl: Decoder {
     return value
   }
 
+  /// An array of scalars, read element by element with `element(node, depth, step)`.
+  private func unboxArray<Element>(
+    _ node: Int, step: PathStep?, nested: [PathStep], _ element: (Int, Int, PathStep) throws -> Element
+  ) throws -> [Element] {
+    frames.append(
+      Frame(
+        node: node, nested: nested, step: step, firstTracker: trackers.count, ownTracker: nil,
+        firstMissing: missingKeys.count))
+    defer { frames.removeLast() }
+    let depth = frames.count - 1
+    guard tape.kind(node) == .sequence else {
+      throw mismatch(expected: "a sequence", node: node)
+    }
+    var result: [Element] = []
+    result.reserveCapacity(Int(tape.nodes[node].count))
+    var child = tape.nodes[node].first
+    var index = 0
+    while child != Tape.none {
+      result.append(try element(Int(child), depth, .index(index)))
+      index += 1
+      child = tape.nodes[Int(child)].next
+    }
+    return result
+  }
+
   /// Foundation types whose own `Codable` form is not what a spec writes.
+  private static let specialTypes: [ObjectIdentifier] = [
+    ObjectIdentifier(Date.self), ObjectIdentifier(Decimal.self), ObjectIdentifier(URL.self),
+    ObjectIdentifier(UUID.self), ObjectIdentifier(Data.self),
+  ]
+
+  @inline(__always)
   func isSpecial(_ type: Any.Type) -> Bool {
-    type == Date.self || type == Decimal.self || type == URL.self || type == UUID.self || type == Data.self
+    let id = ObjectIdentifier(type)
+    for special in Self.specialTypes where special == id { return true }
+    return false
   }
 
   @inline(never)

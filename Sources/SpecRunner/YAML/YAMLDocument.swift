@@ -202,20 +202,46 @@ struct Tape: Sendable {
   ///
   /// - Complexity: O(1): small mappings compare their few keys, larger ones have an index.
   func lookup(_ key: String, in mapping: Int) -> (ordinal: Int, key: Int, value: Int)? {
+    lookup(key, in: mapping, after: nil)
+  }
+
+  /// The same lookup, trying first the entry after `hint` (the entry found last): types
+  /// read their keys in the order they declare them, which is mostly the file's order.
+  func lookup(_ key: String, in mapping: Int, after hint: (ordinal: Int, key: Int)?) -> (
+    ordinal: Int, key: Int, value: Int
+  )? {
     let node = nodes[mapping]
     if node.count > YAMLNode.Mapping.linearLimit, let index = indexes[node.first] {
       guard let slot = index[key] else { return nil }
       return (Int(slot.ordinal), Int(slot.key), Int(nodes[Int(slot.key)].next))
     }
-    var ordinal = 0
-    var current = node.first
-    while current != Tape.none {
-      let value = nodes[Int(current)].next
-      if scalar(Int(current), equals: key) { return (ordinal, Int(current), Int(value)) }
-      ordinal += 1
-      current = nodes[Int(value)].next
+    var string = key
+    return string.withUTF8 { key -> (ordinal: Int, key: Int, value: Int)? in
+      text.withUnsafeBufferPointer { text -> (ordinal: Int, key: Int, value: Int)? in
+        func matches(_ ref: UInt32) -> Bool {
+          let candidate = nodes[Int(ref)]
+          guard candidate.count == key.count, candidate.kind == .scalar else { return false }
+          guard key.count > 0 else { return true }
+          let start = text.baseAddress! + Int(candidate.first)
+          return start.pointee == key[0] && memcmp(start, key.baseAddress!, key.count) == 0
+        }
+        var ordinal = 0
+        var current = node.first
+        if let hint {
+          let next = nodes[Int(nodes[hint.key].next)].next
+          if next != Tape.none {
+            if matches(next) { return (hint.ordinal + 1, Int(next), Int(nodes[Int(next)].next)) }
+          }
+        }
+        while current != Tape.none {
+          let value = nodes[Int(current)].next
+          if matches(current) { return (ordinal, Int(current), Int(value)) }
+          ordinal += 1
+          current = nodes[Int(value)].next
+        }
+        return nil
+      }
     }
-    return nil
   }
 
   // MARK: Building

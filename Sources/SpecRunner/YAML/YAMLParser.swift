@@ -423,40 +423,43 @@ private struct TapeBuilder {
       root = ref
       return
     }
+    // One read and one write of the frame (it is plain data), not one access per field.
     let top = frames.count - 1
-    tape.link(ref, after: frames[top].last, in: frames[top].ref)
-    frames[top].last = ref
-    frames[top].size += size
-    if height + 1 > frames[top].height {
-      frames[top].height = height + 1
+    var frame = frames[top]
+    defer { frames[top] = frame }
+    tape.link(ref, after: frame.last, in: frame.ref)
+    frame.last = ref
+    frame.size += size
+    if height + 1 > frame.height {
+      frame.height = height + 1
     }
-    guard frames[top].isMapping else {
-      frames[top].count += 1
+    guard frame.isMapping else {
+      frame.count += 1
       return
     }
-    if frames[top].key >= 0 {
+    if frame.key >= 0 {
       // A value.
-      if frames[top].valueIsMerge {
-        extras[extras(top)].merges.append((frames[top].count, ref))
-        frames[top].hasMerges = true
-        frames[top].valueIsMerge = false
+      if frame.valueIsMerge {
+        extras[extras(top)].merges.append((frame.count, ref))
+        frame.hasMerges = true
+        frame.valueIsMerge = false
       } else {
-        frames[top].count += 1
+        frame.count += 1
       }
-      frames[top].key = -1
+      frame.key = -1
       return
     }
     // A key.
-    frames[top].key = ref
+    frame.key = ref
     let node = tape.nodes[ref]
     guard node.kind == .scalar else {
       throw error("a mapping key must be a scalar, not \(tape.foundDescription(ref))", node.start)
     }
     if isMergeKey(ref) {
-      frames[top].valueIsMerge = true
+      frame.valueIsMerge = true
       return
     }
-    try checkDuplicate(ref, at: top)
+    try checkDuplicate(ref, in: &frame, at: top)
   }
 
   /// Makes room for the extras of a frame; returns its depth.
@@ -466,8 +469,7 @@ private struct TapeBuilder {
   }
 
   /// Rejects a key that the mapping already has.
-  mutating func checkDuplicate(_ key: Int, at depth: Int) throws {
-    let frame = frames[depth]
+  mutating func checkDuplicate(_ key: Int, in frame: inout Frame, at depth: Int) throws {
     let ordinal = UInt32(frame.count)
     if frame.hasSeen {
       let name = tape.string(key)
@@ -498,7 +500,7 @@ private struct TapeBuilder {
         current = tape.nodes[Int(tape.nodes[Int(current)].next)].next
       }
       extras[extras(depth)].seen = seen
-      frames[depth].hasSeen = true
+      frame.hasSeen = true
     }
   }
 
