@@ -18,6 +18,10 @@ struct Benchmark {
     var skipYamsLarge = false
     /// Rows to run (`a`, `a2`, `b`, … and `large`); `nil` runs everything and the cross-check.
     var only: Set<String>?
+    /// Time each corpus measurement in a process of its own (the default).
+    var isolate = true
+    /// Internal: measure one row in this process and print `seconds checksum`.
+    var child: String?
 
     func runs(_ row: String) -> Bool { only?.contains(row) ?? true }
   }
@@ -37,6 +41,8 @@ struct Benchmark {
       --skip-yams-large skip Yams on the large mapping (it is quadratic: ~10 s or more)
       --only LIST       run only these rows, e.g. `--only c` or `--only a,b,large` (for profiling);
                         skips the cross-check of the two decoders
+      --in-process      time every row in this process (for profiling) instead of one fresh
+                        process per measurement
     """
 
   static func parseOptions(_ arguments: [String]) -> Options {
@@ -60,6 +66,8 @@ struct Benchmark {
       case "--repeat": options.repetitions = number(argument)
       case "--keys": options.keys = number(argument)
       case "--skip-yams-large": options.skipYamsLarge = true
+      case "--in-process": options.isolate = false
+      case "--child": options.child = value(argument)
       case "--only":
         let rows = Set(value(argument).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let known: Set = ["a", "a2", "b", "b2", "c", "c2", "d", "e", "large"]
@@ -121,6 +129,16 @@ struct Benchmark {
     let totalBytes = corpus.reduce(0) { $0 + $1.bytes.count }
     let shared = SharedLibYAML()
 
+    if let row = options.child {
+      guard let spec = makeSpecs(Set([row]), corpus: corpus, shared: shared).first else { fail("no row `\(row)`") }
+      _ = try spec.body()  // warm-up
+      let clock = ContinuousClock()
+      var checksum = 0
+      let elapsed = try clock.measure { checksum = try spec.body() }
+      print("\(seconds(elapsed)) \(checksum)")
+      return
+    }
+
     print("YAML layer benchmark (Benchmarks/yaml-benchmark)")
     print(String(repeating: "=", count: 47))
     print("corpus:   \(corpus.count) files, \(formatBytes(totalBytes)) in all (\(corpusNote))")
@@ -130,7 +148,7 @@ struct Benchmark {
     print("libyaml:  (a)-(c) call \(RawScan.resolvedLibrary(shared: shared))")
     if let shared { print("          (a2) calls \(shared.path) through dlopen") }
     print("method:   files read into memory first; each corpus row is the whole corpus,")
-    print("          best and median of \(options.repetitions) rounds, rows interleaved, Yams rows last (ContinuousClock); MB = 10^6 bytes")
+    print("          best and median of \(options.repetitions) rounds, rows interleaved, " + (options.isolate ? "each run in a fresh process after a warm-up run" : "all in this process") + " (ContinuousClock); MB = 10^6 bytes")
     print()
 
     // Both decoders must agree before anything is timed.
@@ -156,64 +174,11 @@ struct Benchmark {
     print()
 
     let n = options.repetitions
-    var specs: [(label: String, body: () throws -> Int)] = []
-    if options.runs("a") {
-      specs.append((
-        "(a)  libyaml raw event scan (yaml_parser_parse loop)", {
-          corpus.reduce(0) { $0 + RawScan.events(in: $1.bytes) }
-        }))
-    }
-    if let shared, options.runs("a2") {
-      specs.append((
-        "(a2) same scan, shared libyaml via dlopen", {
-          corpus.reduce(0) { $0 + shared.events(in: $1.bytes) }
-        }))
-    }
-    if options.runs("b") {
-      specs.append((
-        "(b)  YAMLParser parse only (YAMLDocument)", {
-          try corpus.reduce(0) { $0 + (try Layer.parseDocument($1.bytes, path: $1.path)) }
-        }))
-    }
-    if options.runs("b2") {
-      specs.append((
-        "(b2) YAMLParser parse into a YAMLNode tree", {
-          try corpus.reduce(0) { $0 + (try Layer.parseTree($1.bytes, path: $1.path)) }
-        }))
-    }
-    if options.runs("c") {
-      specs.append((
-        "(c)  YAMLParser parse + YAMLDecoder decode", {
-          try corpus.reduce(0) { $0 + (try Layer.decodeSpec($1.bytes, path: $1.path)).stepCount }
-        }))
-    }
-    if options.runs("c2") {
-      let documents = try corpus.map { try Layer.document($0.bytes, path: $0.path) }
-      specs.append((
-        "(c2) YAMLDecoder decode only (documents parsed before)", {
-          try documents.reduce(0) { $0 + (try Layer.decodeSpec(from: $1)).stepCount }
-        }))
-    }
-    // Yams' rows run after the others, not interleaved with them: the heap that Yams leaves
-    // behind slows down whatever runs next in the process (this layer's parse + decode by
-    // a third when measured right after a Yams round).
-    var yamsSpecs: [(label: String, body: () throws -> Int)] = []
-    if options.runs("d") {
-      yamsSpecs.append((
-        "(d)  Yams YAMLDecoder().decode(from: String)", {
-          try corpus.reduce(0) { $0 + (try YamsBench.decodeSpec($1.text)).stepCount }
-        }))
-    }
-    if options.runs("e") {
-      yamsSpecs.append((
-        "(e)  Yams compose only (its parse, no decode)", {
-          try corpus.reduce(0) { $0 + (try YamsBench.compose($1.text)) }
-        }))
-    }
-
+    let specs = makeSpecs(options.only, corpus: corpus, shared: shared)
     let rows =
-      try measureInterleaved(specs, bytes: totalBytes, runs: n)
-      + measureInterleaved(yamsSpecs, bytes: totalBytes, runs: n)
+      options.isolate
+      ? try measureIsolated(specs, directory: directory, bytes: totalBytes, runs: n)
+      : try measureInterleaved(specs, bytes: totalBytes, runs: n)
     printCorpusTable(rows)
     let byLabel = Dictionary(rows.map { (String($0.label.prefix(4)), $0) }, uniquingKeysWith: { a, _ in a })
     print()
@@ -232,6 +197,67 @@ struct Benchmark {
     }
     print("checksums: " + rows.map { "\($0.label.prefix(4).trimmingCharacters(in: .whitespaces))=\($0.checksum)" }
       .joined(separator: " "))
+  }
+
+  typealias Spec = (id: String, label: String, body: () throws -> Int)
+
+  /// The corpus rows to run, in order.
+  static func makeSpecs(
+    _ only: Set<String>?, corpus: [(path: String, bytes: [UInt8], text: String)], shared: SharedLibYAML?
+  ) -> [Spec] {
+    func runs(_ row: String) -> Bool { only?.contains(row) ?? true }
+    var specs: [Spec] = []
+    if runs("a") {
+      specs.append((
+        "a", "(a)  libyaml raw event scan (yaml_parser_parse loop)", {
+          corpus.reduce(0) { $0 + RawScan.events(in: $1.bytes) }
+        }))
+    }
+    if let shared, runs("a2") {
+      specs.append((
+        "a2", "(a2) same scan, shared libyaml via dlopen", {
+          corpus.reduce(0) { $0 + shared.events(in: $1.bytes) }
+        }))
+    }
+    if runs("b") {
+      specs.append((
+        "b", "(b)  YAMLParser parse only (YAMLDocument)", {
+          try corpus.reduce(0) { $0 + (try Layer.parseDocument($1.bytes, path: $1.path)) }
+        }))
+    }
+    if runs("b2") {
+      specs.append((
+        "b2", "(b2) YAMLParser parse into a YAMLNode tree", {
+          try corpus.reduce(0) { $0 + (try Layer.parseTree($1.bytes, path: $1.path)) }
+        }))
+    }
+    if runs("c") {
+      specs.append((
+        "c", "(c)  YAMLParser parse + YAMLDecoder decode", {
+          try corpus.reduce(0) { $0 + (try Layer.decodeSpec($1.bytes, path: $1.path)).stepCount }
+        }))
+    }
+    if runs("c2") {
+      let documents = try! corpus.map { try Layer.document($0.bytes, path: $0.path) }
+      specs.append((
+        "c2", "(c2) YAMLDecoder decode only (documents parsed before)", {
+          try documents.reduce(0) { $0 + (try Layer.decodeSpec(from: $1)).stepCount }
+        }))
+    }
+    if runs("d") {
+      specs.append((
+        "d", "(d)  Yams YAMLDecoder().decode(from: String)", {
+          try corpus.reduce(0) { $0 + (try YamsBench.decodeSpec($1.text)).stepCount }
+        }))
+    }
+    if runs("e") {
+      specs.append((
+        "e", "(e)  Yams compose only (its parse, no decode)", {
+          try corpus.reduce(0) { $0 + (try YamsBench.compose($1.text)) }
+        }))
+    }
+
+    return specs
   }
 
   // MARK: - The large mapping
@@ -301,17 +327,48 @@ struct Benchmark {
 
   /// Runs every row once per round, for `runs` rounds, so that a machine that speeds up or
   /// slows down during the run (a shared VM) affects every row alike.
-  static func measureInterleaved(
-    _ specs: [(label: String, body: () throws -> Int)], bytes: Int, runs: Int
-  ) throws -> [Row] {
+  static func measureInterleaved(_ specs: [Spec], bytes: Int, runs: Int) throws -> [Row] {
     let clock = ContinuousClock()
     var rows = specs.map { Row(label: $0.label, bytes: bytes, times: [], checksum: 0) }
     for _ in 0..<runs {
       for (index, spec) in specs.enumerated() {
+        // Give freed memory back first, so that one row's heap does not slow the next row.
+        #if canImport(Glibc)
+        _ = mallocTrim(0)
+        #endif
         var result = 0
         let elapsed = try clock.measure { result = try spec.body() }
         rows[index].times.append(seconds(elapsed))
         rows[index].checksum = result
+      }
+    }
+    return rows
+  }
+
+  /// Runs every measurement in a fresh process (`--child`), rows interleaved per round, so
+  /// that neither the machine's drift nor one row's heap (Yams leaves a large one) weighs
+  /// on another row. Each child reads the corpus, runs the row once to warm up, then times it.
+  static func measureIsolated(_ specs: [Spec], directory: String, bytes: Int, runs: Int) throws -> [Row] {
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var rows = specs.map { Row(label: $0.label, bytes: bytes, times: [], checksum: 0) }
+    for _ in 0..<runs {
+      for (index, spec) in specs.enumerated() {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--child", spec.id, directory]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
+        guard process.terminationStatus == 0, fields.count == 2, let time = Double(fields[0]),
+          let checksum = Int(fields[1].trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+          fail("the measurement of row \(spec.id) failed (status \(process.terminationStatus))")
+        }
+        rows[index].times.append(time)
+        rows[index].checksum = checksum
       }
     }
     return rows
@@ -409,3 +466,9 @@ func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("yaml-benchmark: \(message)\n".utf8))
   exit(1)
 }
+
+#if canImport(Glibc)
+/// glibc's `malloc_trim`, which Swift's Glibc module does not import.
+@_silgen_name("malloc_trim")
+func mallocTrim(_ pad: Int) -> Int32
+#endif

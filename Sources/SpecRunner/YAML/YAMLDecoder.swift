@@ -296,6 +296,9 @@ final class DecoderImpl: Decoder {
     if T.self == [Double].self {
       return unsafeBitCast(try unboxArray(node, step: step, nested: nested) { try self.unboxFloat($0, as: Double.self, depth: $1, last: $2) }, to: T.self)
     }
+    if let arrayType = T.self as? any DecodableArray.Type {
+      return try arrayType.unboxArray(node, step: step, nested: nested, decoder: self) as! T
+    }
     frames.append(
       Frame(
         node: node, nested: nested, step: step, firstTracker: trackers.count, ownTracker: nil,
@@ -318,7 +321,7 @@ final class DecoderImpl: Decoder {
   }
 
   /// An array of scalars, read element by element with `element(node, depth, step)`.
-  private func unboxArray<Element>(
+  func unboxArray<Element>(
     _ node: Int, step: PathStep?, nested: [PathStep], _ element: (Int, Int, PathStep) throws -> Element
   ) throws -> [Element] {
     frames.append(
@@ -618,5 +621,19 @@ final class DecoderImpl: Decoder {
     let compact = text.filter { !$0.isWhitespace }
     guard let data = Data(base64Encoded: compact) else { throw mismatch(expected: "base64 data", node: node) }
     return data
+  }
+}
+
+/// Arrays are read by the decoder itself rather than by `Array.init(from:)`, which asks for
+/// the array's type metadata at every element and reaches each through an existential.
+protocol DecodableArray {
+  static func unboxArray(_ node: Int, step: PathStep?, nested: [PathStep], decoder: DecoderImpl) throws -> Self
+}
+
+extension Array: DecodableArray where Element: Decodable {
+  static func unboxArray(_ node: Int, step: PathStep?, nested: [PathStep], decoder: DecoderImpl) throws -> [Element] {
+    try decoder.unboxArray(node, step: step, nested: nested) { element, _, step in
+      try decoder.unbox(element, as: Element.self, step: step)
+    }
   }
 }
