@@ -384,7 +384,14 @@ final class DecoderImpl: Decoder {
 
   func checkUnknownKeys() throws {
     let first = frames[frames.count - 1].firstTracker
-    guard first < trackers.count else { return }
+    var index = first
+    while index < trackers.count, trackers[index].consumed == trackers[index].count { index += 1 }
+    guard index < trackers.count else { return }
+    try reportUnknownKey(from: index)
+  }
+
+  /// The error for the first key that a tracker from `first` on has not seen read.
+  private func reportUnknownKey(from first: Int) throws {
     for (index, tracker) in trackers.enumerated().dropFirst(first) where tracker.consumed < tracker.count {
       let keys = tape.keys(tracker.mapping)
       for position in keys.indices where !tracker.isConsumed(position) {
