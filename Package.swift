@@ -5,9 +5,16 @@ let package = Package(
   name: "reducer-spec",
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
+    .library(name: "ReducerCore", targets: ["ReducerCore"]),
     .library(name: "SpecRunner", targets: ["SpecRunner"]),
   ],
   dependencies: [
+    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
   ],
   targets: [
@@ -17,8 +24,26 @@ let package = Package(
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
     .target(
+      name: "ReducerCore",
+      dependencies: [
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .target(
       name: "SpecRunner",
       dependencies: ["CYAML"]
+    ),
+    .testTarget(
+      name: "ReducerCoreTests",
+      dependencies: [
+        "ReducerCore",
+        .product(name: "DependenciesMacros", package: "swift-dependencies"),
+      ]
     ),
     .testTarget(
       name: "SpecRunnerTests",

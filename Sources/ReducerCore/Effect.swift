@@ -1,0 +1,226 @@
+import ConcurrencyExtras
+import Dependencies
+import IssueReporting
+
+/// The work a reducer starts: actions to send back now, async operations that send
+/// actions later, and their cancellation.
+///
+/// ```swift
+/// case .searchButtonTapped:
+///   state.isLoading = true
+///   return .run { [query = state.query] send in
+///     await send(.searchResponse(TaskResult { try await client.search(query) }))
+///   }
+///   .cancellable(id: CancelID.search, cancelInFlight: true)
+/// ```
+///
+/// An `Effect` is a description; a ``Store`` or ``TestStore`` runs it.
+public struct Effect<Action>: Sendable {
+  @usableFromInline
+  indirect enum Operation: @unchecked Sendable {
+    case none
+    case send(Action)
+    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    case merge([Effect<Action>])
+    case concatenate([Effect<Action>])
+    case cancellable(AnyHashableSendable, cancelInFlight: Bool, Effect<Action>)
+    case cancel(AnyHashableSendable)
+  }
+
+  @usableFromInline
+  let operation: Operation
+
+  @usableFromInline
+  init(_ operation: Operation) {
+    self.operation = operation
+  }
+
+  /// An effect that does nothing.
+  public static var none: Self { Self(.none) }
+
+  /// Sends an action back into the store at once, after the reducer returns.
+  ///
+  /// Prefer calling a helper from the reducer over sending actions to share logic;
+  /// `.send` is for effects that must go through the store, as in TCA.
+  public static func send(_ action: Action) -> Self {
+    Self(.send(action))
+  }
+
+  /// An async operation that can send any number of actions.
+  ///
+  /// The operation runs with the dependencies of the reducer that returned it. A
+  /// `CancellationError` ends it quietly; any other error goes to `handler`, and
+  /// without one it is reported as an issue at the line that created the effect.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs the operation.
+  ///   - operation: The work; call `send` to send actions.
+  ///   - handler: What to do with an error that the operation throws.
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> Self {
+    withEscapedDependencies { dependencies in
+      Self(
+        .run(priority) { send in
+          await dependencies.yield {
+            do {
+              try await operation(send)
+            } catch is CancellationError {
+              return
+            } catch {
+              guard let handler else {
+                reportIssue(
+                  """
+                  An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error: \(error)
+
+                  Handle every error other than cancellation in the operation (with "do" and \
+                  "catch") or with the "catch" parameter of "Effect.run".
+                  """,
+                  fileID: fileID, filePath: filePath, line: line, column: column)
+                return
+              }
+              await handler(error, send)
+            }
+          }
+        })
+    }
+  }
+
+  /// Runs effects at the same time.
+  public static func merge(_ effects: Self...) -> Self {
+    merge(effects)
+  }
+
+  /// Runs effects at the same time.
+  public static func merge<S: Sequence>(_ effects: S) -> Self where S.Element == Self {
+    let parts = effects.flatMap { effect -> [Self] in
+      switch effect.operation {
+      case .none: return []
+      case .merge(let inner): return inner
+      default: return [effect]
+      }
+    }
+    switch parts.count {
+    case 0: return .none
+    case 1: return parts[0]
+    default: return Self(.merge(parts))
+    }
+  }
+
+  /// This effect and another at the same time.
+  public func merge(with other: Self) -> Self {
+    .merge(self, other)
+  }
+
+  /// Runs effects one after the other: each starts when the one before it finishes.
+  public static func concatenate(_ effects: Self...) -> Self {
+    concatenate(effects)
+  }
+
+  /// Runs effects one after the other: each starts when the one before it finishes.
+  public static func concatenate<S: Sequence>(_ effects: S) -> Self where S.Element == Self {
+    let parts = effects.flatMap { effect -> [Self] in
+      switch effect.operation {
+      case .none: return []
+      case .concatenate(let inner): return inner
+      default: return [effect]
+      }
+    }
+    switch parts.count {
+    case 0: return .none
+    case 1: return parts[0]
+    default: return Self(.concatenate(parts))
+    }
+  }
+
+  /// This effect, then another.
+  public func concatenate(with other: Self) -> Self {
+    .concatenate(self, other)
+  }
+
+  /// Makes the effect cancellable with ``cancel(id:)``.
+  ///
+  /// - Parameters:
+  ///   - id: The identifier to cancel it by. Identifiers belong to one store.
+  ///   - cancelInFlight: Cancel the effects already running under `id` before this one starts
+  ///     (even when this effect is `.none`).
+  public func cancellable<ID: Hashable & Sendable>(id: ID, cancelInFlight: Bool = false) -> Self {
+    if case .none = operation, !cancelInFlight { return .none }
+    return Self(.cancellable(AnyHashableSendable(id), cancelInFlight: cancelInFlight, self))
+  }
+
+  /// Cancels the effects running under an identifier.
+  public static func cancel<ID: Hashable & Sendable>(id: ID) -> Self {
+    Self(.cancel(AnyHashableSendable(id)))
+  }
+
+  /// Waits until `duration` has passed on `clock` without another effect with the same
+  /// identifier starting, then runs.
+  ///
+  /// A newer debounced effect with the same `id` cancels this one, whether it is still
+  /// waiting or already running.
+  public func debounce<ID: Hashable & Sendable, C: Clock>(
+    id: ID, for duration: C.Duration, clock: C
+  ) -> Self where C.Duration: Sendable {
+    if case .none = operation { return .none }
+    return Self.concatenate(.run { _ in try await clock.sleep(for: duration) }, self)
+      .cancellable(id: id, cancelInFlight: true)
+  }
+
+  /// The same effect, sending transformed actions.
+  public func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    switch operation {
+    case .none:
+      return .none
+    case .send(let action):
+      return .send(transform(action))
+    case .run(let priority, let body):
+      return Effect<T>(
+        .run(priority) { send in
+          await body(Send<Action> { action in send(transform(action)) })
+        })
+    case .merge(let effects):
+      return Effect<T>(.merge(effects.map { $0.map(transform) }))
+    case .concatenate(let effects):
+      return Effect<T>(.concatenate(effects.map { $0.map(transform) }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Effect<T>(.cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
+    case .cancel(let id):
+      return Effect<T>(.cancel(id))
+    }
+  }
+
+  /// Whether running the effect starts anything asynchronous.
+  var isSynchronous: Bool {
+    switch operation {
+    case .none, .send, .cancel: return true
+    case .run: return false
+    case .merge(let effects), .concatenate(let effects): return effects.allSatisfy(\.isSynchronous)
+    case .cancellable(_, _, let effect): return effect.isSynchronous
+    }
+  }
+}
+
+/// Sends actions from an effect back into its store: `await send(.response(value))`.
+///
+/// Actions sent after the effect is cancelled are dropped.
+@MainActor
+public struct Send<Action>: Sendable {
+  let send: @MainActor @Sendable (Action) -> Void
+
+  public init(send: @escaping @MainActor @Sendable (Action) -> Void) {
+    self.send = send
+  }
+
+  /// Sends an action, unless the effect has been cancelled.
+  public func callAsFunction(_ action: Action) {
+    guard !Task.isCancelled else { return }
+    send(action)
+  }
+}

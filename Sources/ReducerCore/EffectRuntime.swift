@@ -1,0 +1,226 @@
+import ConcurrencyExtras
+import Dependencies
+
+/// Where an effect came from: the `send` (or the action) whose reducer returned it.
+public struct EffectOrigin: Sendable, Hashable {
+  public var fileID: StaticString
+  public var filePath: StaticString
+  public var line: UInt
+  public var column: UInt
+  /// A description of the action that started the effect.
+  public var action: String
+
+  public init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, action: String) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+    self.action = action
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.fileID.description == rhs.fileID.description && lhs.line == rhs.line && lhs.column == rhs.column
+      && lhs.action == rhs.action
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(fileID.description)
+    hasher.combine(line)
+    hasher.combine(column)
+    hasher.combine(action)
+  }
+}
+
+/// Runs effects for a store: starts their tasks, tracks which are in flight, cancels them
+/// by identifier, and hands the actions they send to `deliver`.
+///
+/// Everything here happens on the main actor; the operations of `.run` effects run where
+/// Swift concurrency puts them (on the main serial executor under a ``TestStore``).
+@MainActor
+final class EffectRuntime<Action> {
+  /// One running piece of an effect: a task, and the cancellable pieces it waits for.
+  @MainActor
+  final class Running {
+    let id: Int
+    let origin: EffectOrigin
+    weak var parent: Running?
+    var children: [Running] = []
+    var task: Task<Void, Never>?
+    var isCancelled = false
+    var isFinished = false
+    /// Resumed when the piece finishes or is cancelled, whichever comes first.
+    var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(id: Int, origin: EffectOrigin, parent: Running?) {
+      self.id = id
+      self.origin = origin
+      self.parent = parent
+    }
+  }
+
+  /// Hands an action sent by an effect to the store.
+  var deliver: (Action, EffectOrigin) -> Void = { _, _ in }
+  /// The dependencies that effects' tasks start with.
+  var dependencies: () -> DependencyValues = { DependencyValues._current }
+
+  private(set) var inFlight: [Int: Running] = [:]
+  private var byCancelID: [AnyHashableSendable: [Int]] = [:]
+  private var nextID = 0
+
+  init() {}
+
+  /// The effects still running (pieces that no other piece started), oldest first.
+  var running: [Running] {
+    inFlight.values.filter { $0.parent == nil }.sorted { $0.id < $1.id }
+  }
+
+  /// Starts an effect; returns the pieces it started (empty when it finished at once).
+  @discardableResult
+  func start(_ effect: Effect<Action>, origin: EffectOrigin) -> [Running] {
+    switch effect.operation {
+    case .none:
+      return []
+    case .send(let action):
+      deliver(action, origin)
+      return []
+    case .cancel(let id):
+      cancel(id: id)
+      return []
+    case .merge(let effects):
+      return effects.flatMap { start($0, origin: origin) }
+    case .concatenate(let effects) where effect.isSynchronous:
+      return effects.flatMap { start($0, origin: origin) }
+    case .cancellable(let id, let cancelInFlight, let inner):
+      if cancelInFlight { cancel(id: id) }
+      if inner.isSynchronous { return start(inner, origin: origin) }
+      let piece = makePiece(origin: origin, parent: nil, cancelID: id)
+      launch(piece, priority: nil) { await self.run(inner, in: piece) }
+      return [piece]
+    case .run(let priority, _):
+      let piece = makePiece(origin: origin, parent: nil, cancelID: nil)
+      launch(piece, priority: priority) { await self.run(effect, in: piece) }
+      return [piece]
+    case .concatenate:
+      let piece = makePiece(origin: origin, parent: nil, cancelID: nil)
+      launch(piece, priority: nil) { await self.run(effect, in: piece) }
+      return [piece]
+    }
+  }
+
+  /// Cancels the pieces running under an identifier.
+  func cancel(id: AnyHashableSendable) {
+    guard let ids = byCancelID.removeValue(forKey: id) else { return }
+    for id in ids {
+      if let piece = inFlight[id] { cancel(piece) }
+    }
+  }
+
+  /// Cancels a piece and everything it started.
+  func cancel(_ piece: Running) {
+    guard !piece.isCancelled, !piece.isFinished else { return }
+    piece.isCancelled = true
+    piece.task?.cancel()
+    for child in piece.children { cancel(child) }
+    finish(piece)
+  }
+
+  /// Cancels everything in flight.
+  func cancelAll() {
+    for piece in running where piece.parent == nil { cancel(piece) }
+    for piece in running { cancel(piece) }
+  }
+
+  /// Waits until a piece finishes or is cancelled.
+  func wait(for piece: Running) async {
+    if piece.isFinished { return }
+    await withCheckedContinuation { continuation in
+      if piece.isFinished {
+        continuation.resume()
+      } else {
+        piece.waiters.append(continuation)
+      }
+    }
+  }
+
+  // MARK: - Pieces
+
+  private func makePiece(origin: EffectOrigin, parent: Running?, cancelID: AnyHashableSendable?) -> Running {
+    nextID += 1
+    let piece = Running(id: nextID, origin: origin, parent: parent)
+    parent?.children.append(piece)
+    inFlight[piece.id] = piece
+    if let cancelID { byCancelID[cancelID, default: []].append(piece.id) }
+    return piece
+  }
+
+  private func launch(_ piece: Running, priority: TaskPriority?, _ body: @escaping @MainActor () async -> Void) {
+    let task = withDependencies({ $0 = self.dependencies() }) {
+      Task(priority: priority) { @MainActor in
+        await body()
+        self.finish(piece)
+      }
+    }
+    piece.task = task
+  }
+
+  private func finish(_ piece: Running) {
+    guard !piece.isFinished else { return }
+    piece.isFinished = true
+    inFlight[piece.id] = nil
+    let waiters = piece.waiters
+    piece.waiters = []
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Runs an effect inside a piece's task, returning when it is done (or cancelled).
+  private func run(_ effect: Effect<Action>, in piece: Running) async {
+    if piece.isCancelled || Task.isCancelled { return }
+    switch effect.operation {
+    case .none:
+      return
+    case .send(let action):
+      deliver(action, piece.origin)
+    case .cancel(let id):
+      cancel(id: id)
+    case .run(_, let body):
+      let send = Send<Action> { [weak self, weak piece] action in
+        guard let self, let piece, !piece.isCancelled else { return }
+        self.deliver(action, piece.origin)
+      }
+      await body(send)
+    case .merge(let effects):
+      var children: [Running] = []
+      for effect in effects {
+        let child = makePiece(origin: piece.origin, parent: piece, cancelID: nil)
+        launch(child, priority: nil) { await self.run(effect, in: child) }
+        children.append(child)
+      }
+      await waitForAll(children)
+    case .concatenate(let effects):
+      for effect in effects {
+        if piece.isCancelled || Task.isCancelled { return }
+        await run(effect, in: piece)
+      }
+    case .cancellable(let id, let cancelInFlight, let inner):
+      if cancelInFlight { cancel(id: id) }
+      if inner.isSynchronous {
+        await run(inner, in: piece)
+        return
+      }
+      let child = makePiece(origin: piece.origin, parent: piece, cancelID: id)
+      launch(child, priority: nil) { await self.run(inner, in: child) }
+      await waitForAll([child])
+    }
+  }
+
+  /// Waits for pieces started inside another; cancelling the waiting task cancels them.
+  private func waitForAll(_ children: [Running]) async {
+    await withTaskCancellationHandler {
+      for child in children { await wait(for: child) }
+    } onCancel: {
+      Task { @MainActor in
+        for child in children { self.cancel(child) }
+      }
+    }
+  }
+}

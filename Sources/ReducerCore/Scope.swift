@@ -1,0 +1,129 @@
+import CasePaths
+import CustomDump
+import IssueReporting
+
+/// Runs a child reducer on a part of the parent's state, for the parent's actions that
+/// carry a child action.
+///
+/// A field of a struct:
+///
+/// ```swift
+/// Scope(state: \.counter, action: \.counter) { Counter() }
+/// ```
+///
+/// or a case of an enum (the child runs only while the state is in that case; an action
+/// for it in another case is reported as an issue):
+///
+/// ```swift
+/// Scope(state: \.login, action: \.login) { Login() }
+/// ```
+public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
+  enum StatePath {
+    case keyPath(WritableKeyPath<ParentState, Child.State>)
+    case casePath(
+      AnyCasePath<ParentState, Child.State>, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+  }
+
+  let toChildState: StatePath
+  let toChildAction: AnyCasePath<ParentAction, Child.Action>
+  let child: Child
+
+  /// Scopes to a field of the parent's state.
+  public init<ChildState, ChildAction>(
+    state: WritableKeyPath<ParentState, ChildState>,
+    action: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action, ParentAction: CasePathable {
+    self.toChildState = .keyPath(state)
+    self.toChildAction = AnyCasePath(action)
+    self.child = child()
+  }
+
+  /// Scopes to a case of the parent's state, an enum.
+  public init<ChildState, ChildAction>(
+    state: CaseKeyPath<ParentState, ChildState>,
+    action: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action, ParentState: CasePathable, ParentAction: CasePathable {
+    self.toChildState = .casePath(AnyCasePath(state), fileID: fileID, filePath: filePath, line: line, column: column)
+    self.toChildAction = AnyCasePath(action)
+    self.child = child()
+  }
+
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    switch toChildState {
+    case .keyPath(let keyPath):
+      return child.reduce(into: &state[keyPath: keyPath], action: childAction)
+        .map { [toChildAction] in toChildAction.embed($0) }
+    case .casePath(let casePath, let fileID, let filePath, let line, let column):
+      guard var childState = casePath.extract(from: state) else {
+        reportIssue(
+          """
+          A "Scope" at "\(fileID):\(line)" received a child action when the state was in another case. …
+
+            Action:
+              \(describe(action))
+            State:
+              \(describe(state))
+
+          An action for a case of an enum state can only be handled while the state is in that case. \
+          Make sure the action is sent only then, or cancel the effects that send it when the state \
+          changes case.
+          """,
+          fileID: fileID, filePath: filePath, line: line, column: column)
+        return .none
+      }
+      let effect = child.reduce(into: &childState, action: childAction)
+      state = casePath.embed(childState)
+      return effect.map { [toChildAction] in toChildAction.embed($0) }
+    }
+  }
+}
+
+extension Reducer {
+  /// Runs `child` on a case of this reducer's state (an enum) before this reducer runs,
+  /// for the actions of that case, as TCA's `ifCaseLet`.
+  ///
+  /// An action for the case that arrives while the state is in another case is reported
+  /// as an issue: a spec or test that sends it fails.
+  public func ifCaseLet<CaseState, CaseAction, Child: Reducer>(
+    _ toCaseState: CaseKeyPath<State, CaseState>,
+    action toCaseAction: CaseKeyPath<Action, CaseAction>,
+    @ReducerBuilder<CaseState, CaseAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfCaseLet<Self, Child>
+  where State: CasePathable, Action: CasePathable, Child.State == CaseState, Child.Action == CaseAction {
+    _IfCaseLet(
+      parent: self,
+      child: Scope(
+        state: toCaseState, action: toCaseAction, child: child, fileID: fileID, filePath: filePath, line: line,
+        column: column))
+  }
+}
+
+/// The reducer of ``Reducer/ifCaseLet(_:action:then:fileID:filePath:line:column:)``: the child first, then the parent.
+public struct _IfCaseLet<Parent: Reducer, Child: Reducer>: Reducer {
+  let parent: Parent
+  let child: Scope<Parent.State, Parent.Action, Child>
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let childEffect = child.reduce(into: &state, action: action)
+    let parentEffect = parent.reduce(into: &state, action: action)
+    return childEffect.merge(with: parentEffect)
+  }
+}
+
+/// A one-line rendering of a value for messages.
+func describe(_ value: Any) -> String {
+  var text = ""
+  customDump(value, to: &text, maxDepth: 4)
+  return text.replacingOccurrences(of: "\n", with: "\n      ")
+}

@@ -1,0 +1,734 @@
+import CasePaths
+import ConcurrencyExtras
+import CustomDump
+import Dependencies
+import Foundation
+import IssueReporting
+
+/// Runs a reducer in a test and checks, exhaustively, everything it does: every state
+/// change, every action its effects send back, and every effect still running at the end.
+///
+/// ```swift
+/// @Test @MainActor func playNext() async {
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter()
+///   } withDependencies: {
+///     $0.generateRandom.generateRandomInt = { _ in 4 }
+///   }
+///   await store.send(.increment) { $0.count = 1 }
+///   await store.send(.playNext) {
+///     $0.count = 0
+///     $0.secret = 4
+///   }
+/// }
+/// ```
+///
+/// Semantics are TCA's: the assertion closure of a step changes a copy of the state as it
+/// was before the step, and the result must equal the state after it; after a failure the
+/// store goes on from the actual state. Actions that effects send are queued with the state
+/// they produced, and each must be received before the next `send`. Every failure is
+/// reported through IssueReporting's `reportIssue` at the line of the step, so it is a test
+/// failure in XCTest and Swift Testing, and any `IssueReporter` can collect it.
+@MainActor
+public final class TestStore<State: Equatable, Action> {
+  /// One action that an effect sent, with the states around it.
+  struct Received {
+    var action: Action
+    var before: State
+    var after: State
+    var origin: EffectOrigin
+  }
+
+  /// Whether every change, action and effect must be asserted (`.on`, the default).
+  public var exhaustivity: Exhaustivity = .on
+  /// How long `receive` and `finish` wait, by default.
+  public var timeout: Duration = .seconds(1)
+  /// The dependencies that the reducer and the effects it starts from now on use.
+  public var dependencies: DependencyValues
+
+  /// The state after every action processed so far.
+  public private(set) var state: State
+
+  private let reducer: (inout State, Action) -> Effect<Action>
+  private let runtime = EffectRuntime<Action>()
+  private var received: [Received] = []
+  private var isCompleted = false
+  private let usesSerialExecutor: Bool
+  private let fileID: StaticString
+  private let filePath: StaticString
+  private let line: UInt
+  private let column: UInt
+
+  /// A test store for a reducer.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - reducer: The reducer under test.
+  ///   - prepareDependencies: Overrides of dependencies. The built-ins that a test must
+  ///     control (`uuid`, `date`, `withRandomNumberGenerator`, `continuousClock`,
+  ///     `suspendingClock`) fail the test when used without an override; all other
+  ///     dependencies take their `testValue`.
+  public init<R: Reducer>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) throws -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where R.State == State, R.Action == Action {
+    var values = DependencyValues._current
+    values.context = .test
+    values.failOnUnimplementedBuiltIns()
+    do {
+      try prepareDependencies(&values)
+    } catch {
+      reportIssue(
+        "The \"withDependencies\" closure of the test store threw: \(error)", fileID: fileID, filePath: filePath,
+        line: line, column: column)
+    }
+    self.dependencies = values
+    let (state, reducer) = withDependencies({ $0 = values }) {
+      (initialState(), reducer())
+    }
+    self.state = state
+    self.reducer = reducer.reduce(into:action:)
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+    self.usesSerialExecutor = true
+    SerialExecutorLease.acquire()
+    runtime.dependencies = { [unowned self] in self.dependencies }
+    runtime.deliver = { [unowned self] action, origin in self.receive(action, origin: origin) }
+  }
+
+  isolated deinit {
+    completed()
+    if usesSerialExecutor { SerialExecutorLease.release() }
+  }
+
+  // MARK: - Sending
+
+  /// Sends an action and asserts how it changes the state.
+  ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - updateStateToExpectedResult: Changes a copy of the state before the action into the
+  ///     state expected after it. Without it, the action must not change the state.
+  /// - Returns: The effects that the action started, to cancel or await.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    if !received.isEmpty {
+      switch exhaustivity {
+      case .on:
+        report(
+          """
+          Must handle \(plural(received.count, "received action")) before sending an action: …
+
+          Unhandled actions: \(dumpActions(received.map(\.action)))
+          """, at: location)
+      case .off(let showSkipped):
+        if showSkipped {
+          for item in received { note("Skipped receiving \(describeAction(item.action))", at: location) }
+        }
+      }
+      received.removeAll()
+    }
+    let before = state
+    let effect = withDependencies({ $0 = self.dependencies }) {
+      reducer(&state, action)
+    }
+    let after = state
+    let origin = EffectOrigin(
+      fileID: fileID, filePath: filePath, line: line, column: column, action: describeAction(action))
+    let pieces = runtime.start(effect, origin: origin)
+    checkState(before: before, after: after, expected: updateStateToExpectedResult, at: location)
+    await Task.megaYield()
+    return TestStoreTask(runtime: runtime, pieces: pieces)
+  }
+
+  /// Sends the action of a case: `await store.send(\.login.emailChanged, "blob@example.com")`.
+  @discardableResult
+  public func send<Value>(
+    _ action: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask where Action: CasePathable {
+    await send(
+      action(value), assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
+  /// Sends the action of a case without a value: `await store.send(\.increment)`.
+  @discardableResult
+  public func send(
+    _ action: CaseKeyPath<Action, Void>,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask where Action: CasePathable {
+    await send(
+      action(()), assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
+  // MARK: - Receiving
+
+  /// Asserts that the next action an effect sent is `expected`, and how it changed the state.
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      matching: { $0 == expected },
+      unexpected: { actual in
+        """
+        Received unexpected action: …
+
+        \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
+
+        (Expected: −, Received: +)
+        """
+      },
+      expectedDescription: describeAction(expected),
+      timeout: timeout, assert: updateStateToExpectedResult, at: location)
+  }
+
+  /// Asserts that the next action an effect sent is in a case, whatever its value.
+  public func receive<Value>(
+    _ casePath: CaseKeyPath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let name = caseName(casePath)
+    await receive(
+      matching: { $0[case: casePath] != nil },
+      unexpected: { actual in
+        """
+        Received unexpected action: …
+
+            \(describeAction(actual).indent(by: 4).dropFirst(4))
+
+        (Expected an action in the case \(name).)
+        """
+      },
+      expectedDescription: "an action in the case \(name)",
+      timeout: timeout, assert: updateStateToExpectedResult, at: location)
+  }
+
+  /// Asserts that the next action an effect sent satisfies a predicate.
+  public func receive(
+    _ isMatching: (_ action: Action) -> Bool,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      matching: isMatching,
+      unexpected: { actual in
+        """
+        Received unexpected action: …
+
+            \(describeAction(actual).indent(by: 4).dropFirst(4))
+
+        (Expected an action matching the predicate.)
+        """
+      },
+      expectedDescription: "an action matching the predicate",
+      timeout: timeout, assert: updateStateToExpectedResult, at: location)
+  }
+
+  private func receive(
+    matching isMatching: (Action) -> Bool,
+    unexpected: (Action) -> String,
+    expectedDescription: String,
+    timeout: Duration?,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: Location
+  ) async {
+    let timeout = timeout ?? self.timeout
+    switch exhaustivity {
+    case .on:
+      guard await waitForReceivedAction(timeout: timeout, at: location) else { return }
+      let item = received.removeFirst()
+      if !isMatching(item.action) {
+        report(unexpected(item.action), at: location)
+      }
+      checkState(before: item.before, after: item.after, expected: updateStateToExpectedResult, at: location)
+    case .off(let showSkipped):
+      let deadline = ContinuousClock.now.advanced(by: timeout)
+      while true {
+        if let index = received.firstIndex(where: { isMatching($0.action) }) {
+          if showSkipped {
+            for item in received[..<index] { note("Skipped receiving \(describeAction(item.action))", at: location) }
+          }
+          let item = received[index]
+          received.removeSubrange(...index)
+          checkState(before: item.before, after: item.after, expected: updateStateToExpectedResult, at: location)
+          return
+        }
+        if runtime.running.isEmpty || ContinuousClock.now >= deadline {
+          report(
+            """
+            Expected to receive \(expectedDescription), but received none\
+            \(runtime.running.isEmpty ? "" : " after \(formatSeconds(timeout))").\
+            \(received.isEmpty ? "" : " The actions received that do not match: \(dumpActions(received.map(\.action)))")
+            """, at: location)
+          return
+        }
+        await idle()
+      }
+    }
+  }
+
+  /// Waits until an effect sends an action; reports a failure and returns `false` when none arrives.
+  private func waitForReceivedAction(timeout: Duration, at location: Location) async -> Bool {
+    await Task.megaYield()
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while received.isEmpty {
+      let inFlight = runtime.running.count
+      if inFlight == 0 {
+        report(
+          "Expected to receive an action, but received none. No effects are in flight, so none can arrive.",
+          at: location)
+        return false
+      }
+      if ContinuousClock.now >= deadline {
+        report(
+          """
+          Expected to receive an action, but received none after \(formatSeconds(timeout)). \
+          \(plural(inFlight, "effect")) \(inFlight == 1 ? "is" : "are") still in flight: an effect may need \
+          more time (a longer timeout), or an effect may be waiting on a test clock that needs to advance.
+          """, at: location)
+        return false
+      }
+      await idle()
+    }
+    return true
+  }
+
+  /// Lets effects run for a moment.
+  private func idle() async {
+    await Task.megaYield()
+    try? await Task.sleep(nanoseconds: 1_000_000)
+  }
+
+  // MARK: - Finishing
+
+  /// Waits for every effect in flight to finish; reports a failure when some are still
+  /// running after the timeout.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    await Task.megaYield()
+    while !runtime.running.isEmpty {
+      if ContinuousClock.now >= deadline {
+        report(
+          """
+          Expected effects to finish, but \(plural(runtime.running.count, "effect")) \
+          \(runtime.running.count == 1 ? "is" : "are") still in flight after \(formatSeconds(timeout)).
+          """,
+          at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+        return
+      }
+      await idle()
+    }
+  }
+
+  /// Drops the actions received and not yet asserted.
+  ///
+  /// - Parameter strict: Report a failure when there are none.
+  public func skipReceivedActions(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    await Task.megaYield()
+    if received.isEmpty {
+      if strict { report("There were no received actions to skip.", at: location) }
+      return
+    }
+    if case .off(showSkippedAssertions: true) = exhaustivity {
+      for item in received { note("Skipped receiving \(describeAction(item.action))", at: location) }
+    }
+    received.removeAll()
+  }
+
+  /// Cancels the effects in flight.
+  ///
+  /// - Parameter strict: Report a failure when there are none.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    await Task.megaYield()
+    let running = runtime.running
+    if running.isEmpty {
+      if strict { report("There were no in-flight effects to skip.", at: location) }
+      return
+    }
+    if case .off(showSkippedAssertions: true) = exhaustivity {
+      for origin in uniqueOrigins(running) {
+        note("Skipped an effect in flight, started by \(origin.action) at \(origin.fileID):\(origin.line)", at: location)
+      }
+    }
+    runtime.cancelAll()
+  }
+
+  /// Asserts the current state, without sending anything: the closure must not change it.
+  public func assert(
+    _ updateStateToExpectedResult: (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    var expected = state
+    do {
+      try updateStateToExpectedResult(&expected)
+    } catch {
+      report("Threw error: \(error)", at: location)
+      return
+    }
+    if let difference = diff(expected, state, format: .proportional) {
+      report(
+        """
+        A state change does not match expectation: …
+
+        \(difference.indent(by: 4))
+
+        (Expected: −, Actual: +)
+        """, at: location)
+    }
+  }
+
+  /// Runs `operation` with another exhaustivity, then restores it.
+  public func withExhaustivity<R>(_ exhaustivity: Exhaustivity, operation: () async throws -> R) async rethrows -> R {
+    let saved = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = saved }
+    return try await operation()
+  }
+
+  /// Runs `operation` with another exhaustivity, then restores it.
+  public func withExhaustivity<R>(_ exhaustivity: Exhaustivity, operation: () throws -> R) rethrows -> R {
+    let saved = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = saved }
+    return try operation()
+  }
+
+  /// The effects in flight, oldest first: where each was started and by which action.
+  public var effectsInFlight: [EffectOrigin] {
+    uniqueOrigins(runtime.running)
+  }
+
+  /// Ends the test: reports the actions received and not asserted and the effects still
+  /// running (when exhaustive), then cancels every effect. The store does this when it is
+  /// deinitialized; call it to end a test at a chosen point. It does it only once.
+  public func completed() {
+    guard !isCompleted else { return }
+    isCompleted = true
+    if exhaustivity == .on {
+      if !received.isEmpty {
+        report(
+          """
+          The store received \(plural(received.count, "unexpected action")) by the end of this test: …
+
+          Unhandled actions: \(dumpActions(received.map(\.action)))
+          """,
+          at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      }
+      for origin in uniqueOrigins(runtime.running) {
+        report(
+          """
+          An effect returned for this action is still running. It must complete before the end of the test. …
+
+            Action:
+              \(origin.action.indent(by: 6).dropFirst(6))
+
+          To fix, make every effect that this action starts finish by the end of the test:
+
+          • If an effect sleeps on a test clock, advance the clock (a spec step "advance:") far \
+          enough for it to wake up, or use an immediate clock.
+
+          • If an effect waits for a response held with "after:", advance the clock past it.
+
+          • If an effect is long-living (a timer, a stream), make it cancellable and cancel it \
+          from another action, or skip it explicitly with "skipInFlightEffects".
+
+          • If an effect only needs a moment, wait for it with "finish".
+          """,
+          at: Location(fileID: origin.fileID, filePath: origin.filePath, line: origin.line, column: origin.column))
+      }
+    }
+    received.removeAll()
+    runtime.cancelAll()
+  }
+
+  // MARK: - Internals
+
+  struct Location {
+    var fileID: StaticString
+    var filePath: StaticString
+    var line: UInt
+    var column: UInt
+  }
+
+  /// An action that an effect sent: runs the reducer on it and queues it with its states.
+  private func receive(_ action: Action, origin: EffectOrigin) {
+    let before = state
+    let effect = withDependencies({ $0 = self.dependencies }) {
+      reducer(&state, action)
+    }
+    received.append(Received(action: action, before: before, after: state, origin: origin))
+    runtime.start(effect, origin: origin)
+  }
+
+  private func checkState(
+    before: State, after: State, expected update: ((inout State) throws -> Void)?, at location: Location
+  ) {
+    switch exhaustivity {
+    case .on:
+      var expected = before
+      if let update {
+        do {
+          try update(&expected)
+        } catch {
+          report("Threw error: \(error)", at: location)
+          return
+        }
+      }
+      if let difference = diff(expected, after, format: .proportional) {
+        let heading =
+          update == nil
+          ? "State was not expected to change, but a change occurred: …"
+          : "A state change does not match expectation: …"
+        report(
+          """
+          \(heading)
+
+          \(difference.indent(by: 4))
+
+          (Expected: −, Actual: +)
+          """, at: location)
+      } else if update != nil, expected == before {
+        report(
+          """
+          Expected state to change, but no change occurred.
+
+          The trailing closure made no observable modifications to state. If no change to state is \
+          expected, omit the trailing closure.
+          """, at: location)
+      }
+    case .off(let showSkipped):
+      var expectedFromActual = after
+      if let update {
+        do {
+          try update(&expectedFromActual)
+        } catch {
+          report("Threw error: \(error)", at: location)
+          return
+        }
+      }
+      if let difference = diff(expectedFromActual, after, format: .proportional) {
+        report(
+          """
+          A state change does not match expectation: …
+
+          \(difference.indent(by: 4))
+
+          (Expected: −, Actual: +)
+          """, at: location)
+        return
+      }
+      if showSkipped {
+        var expected = before
+        try? update?(&expected)
+        if let difference = diff(expected, after, format: .proportional) {
+          note(
+            """
+            A state change does not match expectation: …
+
+            \(difference.indent(by: 4))
+
+            (Expected: −, Actual: +)
+            """, at: location)
+        }
+      }
+    }
+  }
+
+  private func report(_ message: String, at location: Location) {
+    reportIssue(
+      message, fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+  }
+
+  /// A skipped assertion, reported as an expected issue.
+  private func note(_ message: String, at location: Location) {
+    withExpectedIssue(
+      fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column
+    ) {
+      reportIssue(
+        message, fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+    }
+  }
+
+  private func uniqueOrigins(_ pieces: [EffectRuntime<Action>.Running]) -> [EffectOrigin] {
+    var seen: Set<EffectOrigin> = []
+    return pieces.compactMap { seen.insert($0.origin).inserted ? $0.origin : nil }
+  }
+}
+
+/// The effects that one `send` started.
+@MainActor
+public struct TestStoreTask {
+  let cancelAll: () -> Void
+  let isRunning: () -> Bool
+
+  init<Action>(runtime: EffectRuntime<Action>, pieces: [EffectRuntime<Action>.Running]) {
+    self.cancelAll = { for piece in pieces { runtime.cancel(piece) } }
+    self.isRunning = { pieces.contains { !$0.isFinished } }
+  }
+
+  /// Cancels the effects.
+  public func cancel() async {
+    cancelAll()
+    await Task.megaYield()
+  }
+
+  /// Waits for the effects to finish; reports a failure when they still run after the timeout.
+  public func finish(
+    timeout: Duration = .seconds(1),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    await Task.megaYield()
+    while isRunning() {
+      if ContinuousClock.now >= deadline {
+        reportIssue(
+          "Expected the effects of this action to finish, but they are still running after \(formatSeconds(timeout)).",
+          fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
+      await Task.megaYield()
+      try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+  }
+
+  /// Whether any of the effects is still running.
+  public var isCancelled: Bool { !isRunning() }
+}
+
+// MARK: - Text
+
+/// `1 received action`, `2 received actions`.
+func plural(_ count: Int, _ noun: String) -> String {
+  "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+/// `1.0 seconds`, `0.3 seconds`.
+func formatSeconds(_ duration: Duration) -> String {
+  let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  return "\(seconds) seconds"
+}
+
+/// An action as `customDump` writes it, on as many lines as it needs.
+func describeAction(_ action: Any) -> String {
+  var text = ""
+  customDump(action, to: &text)
+  return text
+}
+
+/// `[\n  [0]: Counter.Action.increment\n]`, as TCA lists unhandled actions.
+func dumpActions(_ actions: [Any]) -> String {
+  var text = ""
+  customDump(actions, to: &text)
+  return text
+}
+
+/// The name of the case that a case key path names: `.login.emailChanged`.
+func caseName<Root, Value>(_ casePath: CaseKeyPath<Root, Value>) -> String {
+  let text = String(describing: casePath)
+  if let range = text.range(of: ".Cases.") ?? text.range(of: "Cases>.") {
+    return "." + text[range.upperBound...]
+  }
+  return text
+}
+
+extension String {
+  func indent(by count: Int) -> String {
+    let padding = String(repeating: " ", count: count)
+    return split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.isEmpty ? "" : padding + $0 }
+      .joined(separator: "\n")
+  }
+}
+
+/// Keeps Swift's global executor on the main serial executor while any test store lives,
+/// so that effects run one at a time, in the same order on every run.
+enum SerialExecutorLease {
+  nonisolated(unsafe) private static var count = 0
+  private static let lock = NSLock()
+
+  static func acquire() {
+    lock.lock()
+    defer { lock.unlock() }
+    count += 1
+    if count == 1 { uncheckedUseMainSerialExecutor = true }
+  }
+
+  static func release() {
+    lock.lock()
+    defer { lock.unlock() }
+    count -= 1
+    if count == 0 { uncheckedUseMainSerialExecutor = false }
+  }
+}
