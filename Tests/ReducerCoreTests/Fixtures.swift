@@ -77,9 +77,10 @@ enum PingPong {
     case ping
     case pong
     case pongs(Int)
+    case pongThenPing
   }
 
-  /// `ping` sends `pong`; `pongs(n)` sends `pong` n times. `pong` counts.
+  /// `ping` sends `pong`; `pongs(n)` sends `pong` n times; `pongThenPing` sends both. `pong` counts.
   static var reducer: Reduce<Int, Action> {
     Reduce { state, action in
       switch action {
@@ -88,6 +89,7 @@ enum PingPong {
         state += 1
         return .none
       case .pongs(let count): return .merge((0..<count).map { _ in .send(.pong) })
+      case .pongThenPing: return .concatenate(.send(.pong), .send(.ping))
       }
     }
   }
