@@ -54,6 +54,8 @@ public final class TestStore<State: Equatable, Action> {
   private var received: [Received] = []
   private var isCompleted = false
   private let usesSerialExecutor: Bool
+  /// The issue reporters of the task that made the store.
+  private let issueReporters = IssueReporters.current
   private let fileID: StaticString
   private let filePath: StaticString
   private let line: UInt
@@ -104,7 +106,9 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   isolated deinit {
-    completed()
+    // An isolated deinit runs without the task's task-local values, so the issue
+    // reporters of the test that made the store are restored for its last checks.
+    withIssueReporters(issueReporters) { completed() }
     if usesSerialExecutor { SerialExecutorLease.release() }
   }
 
