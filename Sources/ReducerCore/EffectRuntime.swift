@@ -1,5 +1,6 @@
 import ConcurrencyExtras
 import Dependencies
+import Foundation
 
 /// Where an effect came from: the `send` (or the action) whose reducer returned it.
 public struct EffectOrigin: Sendable, Hashable {
@@ -7,16 +8,35 @@ public struct EffectOrigin: Sendable, Hashable {
   public var filePath: StaticString
   public var line: UInt
   public var column: UInt
-  /// A description of the action that started the effect.
-  public var action: String
+  private let describe: Description
 
-  public init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, action: String) {
+  /// Describes the action only when a message needs it: sending stays cheap.
+  private final class Description: @unchecked Sendable {
+    private let make: () -> String
+    private lazy var text: String = make()
+    private let lock = NSLock()
+
+    init(_ make: @escaping () -> String) {
+      self.make = make
+    }
+
+    var value: String {
+      lock.lock()
+      defer { lock.unlock() }
+      return text
+    }
+  }
+
+  public init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, action: @autoclosure @escaping () -> String) {
     self.fileID = fileID
     self.filePath = filePath
     self.line = line
     self.column = column
-    self.action = action
+    self.describe = Description(action)
   }
+
+  /// A description of the action that started the effect.
+  public var action: String { describe.value }
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.fileID.description == rhs.fileID.description && lhs.line == rhs.line && lhs.column == rhs.column

@@ -156,7 +156,8 @@ public final class TestStore<State: Equatable, Action> {
       fileID: fileID, filePath: filePath, line: line, column: column, action: describeAction(action))
     let pieces = runtime.start(effect, origin: origin)
     checkState(before: before, after: after, expected: updateStateToExpectedResult, at: location)
-    await Task.megaYield()
+    // Let the effects run up to their first suspension; with none in flight there is nothing to wait for.
+    if !runtime.running.isEmpty { await Task.megaYield() }
     return TestStoreTask(runtime: runtime, pieces: pieces)
   }
 
@@ -437,7 +438,8 @@ public final class TestStore<State: Equatable, Action> {
       report("Threw error: \(error)", at: location)
       return
     }
-    if let difference = diff(expected, state, format: .proportional) {
+    if expected != state {
+      let difference = stateDiff(expected, state)
       report(
         """
         A state change does not match expectation: …
@@ -546,7 +548,8 @@ public final class TestStore<State: Equatable, Action> {
           return
         }
       }
-      if let difference = diff(expected, after, format: .proportional) {
+      if expected != after {
+        let difference = stateDiff(expected, after)
         let heading =
           update == nil
           ? "State was not expected to change, but a change occurred: …"
@@ -578,7 +581,8 @@ public final class TestStore<State: Equatable, Action> {
           return
         }
       }
-      if let difference = diff(expectedFromActual, after, format: .proportional) {
+      if expectedFromActual != after {
+        let difference = stateDiff(expectedFromActual, after)
         report(
           """
           A state change does not match expectation: …
@@ -592,7 +596,8 @@ public final class TestStore<State: Equatable, Action> {
       if showSkipped {
         var expected = before
         try? update?(&expected)
-        if let difference = diff(expected, after, format: .proportional) {
+        if expected != after {
+          let difference = stateDiff(expected, after)
           note(
             """
             A state change does not match expectation: …
@@ -604,6 +609,12 @@ public final class TestStore<State: Equatable, Action> {
         }
       }
     }
+  }
+
+  /// The diff of two states that are not equal (computed only then: dumping is not free).
+  private func stateDiff(_ expected: State, _ actual: State) -> String {
+    diff(expected, actual, format: .proportional)
+      ?? "(the states differ, but print the same: check the type's == and its description)"
   }
 
   private func report(_ message: String, at location: Location) {
