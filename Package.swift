@@ -43,6 +43,9 @@ let package = Package(
       dependencies: [
         "ReducerCore",
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
+        // Without it, an issue that IssueReporting reports under Swift Testing on Linux is
+        // only printed, and a failing TestStore step would not fail its test.
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     .testTarget(

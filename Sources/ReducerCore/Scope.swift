@@ -105,25 +105,39 @@ extension Reducer {
       parent: self,
       child: Scope(
         state: toCaseState, action: toCaseAction, child: child, fileID: fileID, filePath: filePath, line: line,
-        column: column))
+        column: column),
+      isInCase: { $0[case: toCaseState] != nil },
+      cancelID: IfCaseLetID(keyPath: toCaseState))
   }
 }
 
 /// The reducer of ``Reducer/ifCaseLet(_:action:then:fileID:filePath:line:column:)``: the child first, then the parent.
+///
+/// As in TCA, the child's effects are cancelled when the parent moves the state out of the case.
 public struct _IfCaseLet<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Parent
   let child: Scope<Parent.State, Parent.Action, Child>
+  let isInCase: (Parent.State) -> Bool
+  let cancelID: IfCaseLetID
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let childEffect = child.reduce(into: &state, action: action)
+    let childEffect = child.reduce(into: &state, action: action).cancellable(id: cancelID)
+    let wasInCase = isInCase(state)
     let parentEffect = parent.reduce(into: &state, action: action)
-    return childEffect.merge(with: parentEffect)
+    let leftCase = wasInCase && !isInCase(state)
+    return .merge(childEffect, parentEffect, leftCase ? .cancel(id: cancelID) : .none)
   }
 }
 
-/// A one-line rendering of a value for messages.
+/// Identifies the effects of one `ifCaseLet` child: the case key path of the state.
+struct IfCaseLetID: Hashable, @unchecked Sendable {
+  let keyPath: AnyKeyPath
+}
+
+/// A value as `customDump` writes it, its later lines indented to sit under the first one
+/// in a message that places it four spaces in.
 func describe(_ value: Any) -> String {
   var text = ""
   customDump(value, to: &text, maxDepth: 4)
-  return text.replacingOccurrences(of: "\n", with: "\n      ")
+  return text.replacingOccurrences(of: "\n", with: "\n    ")
 }

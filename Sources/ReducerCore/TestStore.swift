@@ -642,10 +642,12 @@ public final class TestStore<State: Equatable, Action> {
 public struct TestStoreTask {
   let cancelAll: () -> Void
   let isRunning: () -> Bool
+  let wasCancelled: () -> Bool
 
   init<Action>(runtime: EffectRuntime<Action>, pieces: [EffectRuntime<Action>.Running]) {
     self.cancelAll = { for piece in pieces { runtime.cancel(piece) } }
     self.isRunning = { pieces.contains { !$0.isFinished } }
+    self.wasCancelled = { pieces.contains { $0.isCancelled } }
   }
 
   /// Cancels the effects.
@@ -676,8 +678,8 @@ public struct TestStoreTask {
     }
   }
 
-  /// Whether any of the effects is still running.
-  public var isCancelled: Bool { !isRunning() }
+  /// Whether the effects were cancelled (by ``cancel()``, a cancellation effect, or the store).
+  public var isCancelled: Bool { wasCancelled() }
 }
 
 // MARK: - Text

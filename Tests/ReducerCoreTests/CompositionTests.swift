@@ -412,13 +412,7 @@ private func expectNoIssues(
       ])
   }
 
-  @Test(
-    .disabled(
-      """
-      bug (difference from TCA): ifCaseLet does not cancel the child's effects when the parent \
-      moves the state to another case, so a child effect still running later sends its action in \
-      the wrong case and the Scope reports it
-      """))
+  @Test
   func ifCaseLetCancelsTheChildsEffectsWhenTheStateLeavesTheCase() async {
     let clock = TestClock()
     await expectNoIssues {
@@ -447,13 +441,7 @@ private func expectNoIssues(
     }
   }
 
-  @Test(
-    .disabled(
-      """
-      bug: Scope's describe() indents the continuation lines of a multi-line action or state by 6 \
-      spaces while the message puts their first line at 4, so the rest of a dump is 2 columns to the \
-      right of its first line
-      """))
+  @Test
   func scopeIssueAlignsAMultiLineStateAndActionUnderTheirFirstLine() async {
     let scopeLine: UInt = #line + 3
     let issues = await collectIssues {

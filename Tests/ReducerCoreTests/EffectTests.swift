@@ -583,13 +583,7 @@ private func expectNoIssues(
     }
   }
 
-  @Test(
-    .disabled(
-      """
-      bug: TestStoreTask.isCancelled is true for an effect that finished on its own (it returns \
-      "not running"; its doc comment says "Whether any of the effects is still running"); in TCA \
-      it is false unless the task was cancelled
-      """))
+  @Test
   func testStoreTaskIsNotCancelledWhenItsEffectFinishesOnItsOwn() async {
     await expectNoIssues {
       let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() }

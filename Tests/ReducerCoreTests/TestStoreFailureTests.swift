@@ -30,6 +30,14 @@ import Testing
       ])
   }
 
+  @Test func aFailedStepFailsTheTest() async {
+    // Not collected: the failure goes to Swift Testing, where it must be an issue of this test.
+    await withKnownIssue {
+      let store = TestStore(initialState: Counter.State()) { Counter() }
+      await store.send(.increment)
+    }
+  }
+
   @Test func aStateChangeWithoutAnAssertion() async {
     var line: UInt = 0
     let issues = await collectIssues {
