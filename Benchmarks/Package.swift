@@ -11,6 +11,7 @@ let package = Package(
   dependencies: [
     .package(name: "reducer-spec", path: ".."),
     .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
   targets: [
     // libyaml itself, for the raw event scan that every other measurement is compared with.
@@ -25,6 +26,14 @@ let package = Package(
         "CLibYAML",
         .product(name: "SpecRunner", package: "reducer-spec"),
         .product(name: "Yams", package: "Yams"),
+      ]
+    ),
+    // Sends per second through ReducerCore's TestStore.
+    .executableTarget(
+      name: "teststore-benchmark",
+      dependencies: [
+        .product(name: "ReducerCore", package: "reducer-spec"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
   ]

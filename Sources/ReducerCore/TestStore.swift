@@ -156,8 +156,7 @@ public final class TestStore<State: Equatable, Action> {
       fileID: fileID, filePath: filePath, line: line, column: column, action: describeAction(action))
     let pieces = runtime.start(effect, origin: origin)
     checkState(before: before, after: after, expected: updateStateToExpectedResult, at: location)
-    // Let the effects run up to their first suspension; with none in flight there is nothing to wait for.
-    if !runtime.running.isEmpty { await Task.megaYield() }
+    await letEffectsRun()
     return TestStoreTask(runtime: runtime, pieces: pieces)
   }
 
@@ -317,7 +316,7 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Waits until an effect sends an action; reports a failure and returns `false` when none arrives.
   private func waitForReceivedAction(timeout: Duration, at location: Location) async -> Bool {
-    await Task.megaYield()
+    if received.isEmpty { await letEffectsRun() }
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while received.isEmpty {
       let inFlight = runtime.running.count
@@ -339,6 +338,15 @@ public final class TestStore<State: Equatable, Action> {
       await idle()
     }
     return true
+  }
+
+  /// Lets the effects in flight run up to their next suspension: yields until none is left
+  /// running, or for as many turns as `Task.megaYield` takes.
+  private func letEffectsRun() async {
+    for _ in 0..<20 {
+      if runtime.running.isEmpty { return }
+      await Task.yield()
+    }
   }
 
   /// Lets effects run for a moment.
