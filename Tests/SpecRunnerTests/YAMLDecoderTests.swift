@@ -232,11 +232,12 @@ struct Even: Decodable {
     #expect(
       decodeError(Search.Action.self, "{ alert: retyr }")
         == "spec.yaml:1:10: error: unknown value `retyr` for Search.Action.alert; did you mean `retry`?")
-    // Without a list of cases, no hint.
+    // No case is close enough: no hint.
     #expect(decodeError(Search.Action.self, "frobnicate") == "spec.yaml:1:1: error: unknown case `frobnicate` for Search.Action")
+    // Synthesized `Codable` enums list their cases through their coding keys.
     #expect(
       decodeError(TicTacToe.Action.self, "{ login: { emailChangd: x } }")
-        == "spec.yaml:1:12: error: unknown case `emailChangd` for TicTacToe.Action.login")
+        == "spec.yaml:1:12: error: unknown case `emailChangd` for TicTacToe.Action.login; did you mean `emailChanged`?")
   }
 
   @Test func caseNamesCanComeFromTheDecodersOptions() throws {
@@ -318,5 +319,32 @@ struct Even: Decodable {
     let dictionary = try decode([String: Int].self, text)
     #expect(dictionary.count == 16_000)
     #expect(dictionary["key15999"] == 15_999)
+  }
+}
+
+@Suite struct CodingKeyProbeTests {
+  enum Shapes: Codable { case circle(radius: Double), square(Int), empty }
+  enum Single: Codable { case only }
+  struct Point: Codable { var x: Int; var y: Int }
+  struct Custom: Decodable {
+    struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+    init(from decoder: any Decoder) throws { _ = try decoder.container(keyedBy: Key.self) }
+  }
+
+  @Test func listsTheKeysOfSynthesizedConformances() {
+    #expect(CodingKeyProbe.keys(of: Shapes.self) == ["circle", "square", "empty"])
+    #expect(CodingKeyProbe.keys(of: Single.self) == ["only"])
+    #expect(CodingKeyProbe.keys(of: Point.self) == ["x", "y"])
+  }
+
+  @Test func doesNotListKeysItCannotEnumerate() {
+    #expect(CodingKeyProbe.keys(of: Custom.self) == nil)
+    #expect(CodingKeyProbe.keys(of: Int.self) == nil)
+    #expect(CodingKeyProbe.keys(of: [String].self) == nil)
   }
 }

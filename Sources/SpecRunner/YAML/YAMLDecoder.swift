@@ -35,7 +35,8 @@ public struct YAMLDecoder: Sendable {
   /// Values handed to the types being decoded through `Decoder.userInfo`.
   public nonisolated(unsafe) var userInfo: [CodingUserInfoKey: Any] = [:]
   /// The case names of an enum type, for "did you mean" hints on an unknown case.
-  /// `CaseIterable` enums are listed without it.
+  /// `CaseIterable` enums and enums with a synthesized `Codable` conformance are listed
+  /// without it.
   public var caseNames: (@Sendable (Any.Type) -> [String]?)?
   /// The limits of the parser, for the methods that parse.
   public var limits: YAMLParser.Limits = .default
@@ -477,6 +478,9 @@ final class DecoderImpl: Decoder {
     if let names = options.caseNames?(type) { return names }
     if let iterable = type as? any (CaseIterable & Encodable).Type {
       return caseNamesOfIterable(iterable)
+    }
+    if let decodable = type as? any Decodable.Type {
+      return CodingKeyProbe.keys(of: decodable)
     }
     return nil
   }
