@@ -36,7 +36,15 @@ let package = Package(
     ),
     .target(
       name: "SpecRunner",
-      dependencies: ["CYAML"]
+      dependencies: [
+        "CYAML",
+        "ReducerCore",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
     ),
     .testTarget(
       name: "ReducerCoreTests",
@@ -52,6 +60,9 @@ let package = Package(
       name: "SpecRunnerTests",
       dependencies: [
         "SpecRunner",
+        "ReducerCore",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

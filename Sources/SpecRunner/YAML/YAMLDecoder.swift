@@ -40,6 +40,9 @@ public struct YAMLDecoder: Sendable {
   public var caseNames: (@Sendable (Any.Type) -> [String]?)?
   /// The limits of the parser, for the methods that parse.
   public var limits: YAMLParser.Limits = .default
+  /// How messages name the value being decoded (`` `generateRandom` ``); the type's name
+  /// when `nil`.
+  public var rootName: String?
 
   public init() {}
 
@@ -263,7 +266,7 @@ final class DecoderImpl: Decoder {
 
   /// `Counter.State.repositories[0].stars`: the root type, then the steps to the value.
   func pathDescription(depth: Int, nested: [PathStep], last: PathStep? = nil) -> String {
-    var out = typeName(rootType)
+    var out = options.rootName ?? typeName(rootType)
     if depth >= 1 {
       for frame in frames[1...min(depth, frames.count - 1)] {
         for step in frame.nested { step.render(into: &out) }

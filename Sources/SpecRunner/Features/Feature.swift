@@ -1,0 +1,62 @@
+import ReducerCore
+
+/// A feature that specs can describe: a name, a default state, a reducer, and stubs for
+/// the dependencies the reducer uses.
+///
+/// ```swift
+/// Feature("Counter", initialState: Counter.State(), stubs: [
+///   .value("generateRandom", as: Int.self) { dependencies, next in
+///     dependencies.generateRandom.generateRandomInt = { _ in next() }
+///   },
+/// ]) {
+///   Counter()
+/// }
+/// ```
+///
+/// A spec's `feature:` names it; its `initialState:` assigns onto `initialState`, and its
+/// `dependencies:` stub what `stubs` lists (and the built-ins: `uuid`, `date`, `clock`,
+/// `random`, `locale`, `timeZone`, `calendar`). State and actions are read and compared
+/// through their `Codable` and `Equatable` conformances.
+public struct Feature: Sendable {
+  /// The name specs give in `feature:`.
+  public let name: String
+  /// The feature's own stubs (the built-ins come on top).
+  public let stubs: [Stub]
+  let bind: @MainActor @Sendable (_ spec: SpecFile, _ scenario: ScenarioSpec, _ feature: Feature) -> BindResult
+
+  /// A feature for specs.
+  ///
+  /// - Parameters:
+  ///   - name: The name specs give in `feature:`.
+  ///   - initialState: The default state that `initialState:` assignments apply to.
+  ///   - stubs: A stub for every dependency the reducer uses.
+  ///   - reducer: The reducer, made anew for each scenario.
+  public init<State: Codable & Equatable, Action: Codable & Equatable, R: Reducer>(
+    _ name: String,
+    initialState: @autoclosure @escaping @Sendable () -> State,
+    stubs: [Stub] = [],
+    @ReducerBuilder<State, Action> reducer: @escaping @Sendable () -> R
+  ) where R.State == State, R.Action == Action {
+    self.name = name
+    self.stubs = stubs
+    self.bind = { spec, scenario, feature in
+      TypedScenario<R>.bind(
+        spec: spec, scenario: scenario, feature: feature, initialState: initialState, reducer: reducer)
+    }
+  }
+
+  /// Every stub a spec of this feature may name: the feature's, then the built-ins.
+  var allStubs: [Stub] { stubs + BuiltInStubs.all }
+}
+
+/// A scenario bound to its feature: every action decoded, every stub checked. Runs as
+/// often as asked, each time with a fresh store and fresh stubs.
+@MainActor
+protocol ScenarioProgram: AnyObject {
+  func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async
+}
+
+enum BindResult {
+  case program(any ScenarioProgram)
+  case errors([YAMLError])
+}

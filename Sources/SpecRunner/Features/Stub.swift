@@ -1,0 +1,437 @@
+import Clocks
+import CustomDump
+import Dependencies
+import Foundation
+import IssueReporting
+import ReducerCore
+
+/// A dependency that specs can stub by name under `dependencies:`.
+///
+/// A feature registers one stub for every dependency its reducer uses, so that every
+/// dependency can be stubbed from YAML. Two kinds:
+///
+/// - A **value stub** decodes its value into a Swift type and installs it:
+///   `generateRandom: 4`, or a list for one value per use (`generateRandom: [4, 7]`).
+/// - An **endpoint stub** stands in for an `async` closure of a client (throwing or not,
+///   with an input or none, returning a value or `Void`): `returns: VALUE` or
+///   `throws: MESSAGE`, optionally `after: DURATION`; a list of responses answers one call
+///   each, in order; `{ responses: …, calls: [...] }` also lists the inputs the endpoint
+///   must have been called with by the end of the scenario.
+///
+/// ```swift
+/// Feature("RepositorySearch", initialState: RepositorySearch.State(), stubs: [
+///   .endpoint("repositoryClient.fetchRepositories", \.repositoryClient.fetchRepositories),
+/// ]) {
+///   RepositorySearch()
+/// }
+/// ```
+public struct Stub: Sendable {
+  /// The key a spec writes under `dependencies:`.
+  public let name: String
+  /// How a spec writes the stub's value, for messages: `a value of Int`, `an endpoint …`.
+  let shape: String
+  /// Decodes a spec's value into a stub ready to install for one scenario.
+  let configure: @Sendable (_ value: YAMLNode, _ context: StubContext) throws -> ConfiguredStub
+  /// Installs what a scenario that does not stub it gets (endpoints: a failure naming them).
+  let installUnstubbed: (@Sendable (inout DependencyValues, StubContext) -> Void)?
+
+  init(
+    name: String, shape: String,
+    configure: @escaping @Sendable (YAMLNode, StubContext) throws -> ConfiguredStub,
+    installUnstubbed: (@Sendable (inout DependencyValues, StubContext) -> Void)? = nil
+  ) {
+    self.name = name
+    self.shape = shape
+    self.configure = configure
+    self.installUnstubbed = installUnstubbed
+  }
+}
+
+/// What a scenario's stubs share: its clock (for `after:`) and its decoder.
+final class StubContext: Sendable {
+  let clock: any Clock<Duration>
+  let decoder: YAMLDecoder
+
+  init(clock: any Clock<Duration>, decoder: YAMLDecoder) {
+    self.clock = clock
+    self.decoder = decoder
+  }
+}
+
+/// A stub decoded from a spec, for one scenario: how to install it, and what to check at
+/// the end of the scenario.
+struct ConfiguredStub: Sendable {
+  var install: @Sendable (inout DependencyValues) -> Void
+  /// Failures found at the end of the scenario (`calls:` that do not match), as messages
+  /// with the node they point at.
+  var finish: @Sendable () -> [(message: String, node: YAMLNode)] = { [] }
+}
+
+// MARK: - Value stubs
+
+extension Stub {
+  /// A stub whose value is decoded into `Value` and handed to `install`, which puts it into
+  /// the dependencies, typically inside a closure of a client:
+  ///
+  /// ```swift
+  /// .value("generateRandom", as: Int.self) { dependencies, next in
+  ///   dependencies.generateRandom.generateRandomInt = { _ in next() }
+  /// }
+  /// ```
+  ///
+  /// `next()` returns the value each time for `generateRandom: 4`, and the values one per
+  /// use, in order, for a list (`generateRandom: [4, 7]`); a use past the end of the list
+  /// fails the scenario and returns the last value again.
+  public static func value<Value: Decodable & Sendable>(
+    _ name: String, as type: Value.Type = Value.self,
+    install: @escaping @Sendable (_ dependencies: inout DependencyValues, _ next: @escaping @Sendable () -> Value) -> Void
+  ) -> Stub {
+    Stub(name: name, shape: "a value of \(typeName(Value.self)), or a list of them (one per use)") { node, context in
+      var decoder = context.decoder
+      decoder.rootName = "`\(name)`"
+      let values = try decodeOneOrList(Value.self, from: node, decoder: decoder)
+      let source = ValueSource(name: name, values: values.values, isList: values.isList)
+      return ConfiguredStub(install: { install(&$0, source.next) })
+    }
+  }
+
+  /// A stub that sets a dependency to the decoded value: `.value("locale", \.locale)`.
+  public static func value<Value: Decodable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable
+  ) -> Stub {
+    Stub(name: name, shape: "a value of \(typeName(Value.self))") { node, context in
+      var decoder = context.decoder
+      decoder.rootName = "`\(name)`"
+      let value = try decoder.decode(Value.self, from: node)
+      return ConfiguredStub(install: { $0[keyPath: keyPath] = value })
+    }
+  }
+}
+
+/// Hands out a value stub's values: the one value every time, or a list's values in turn.
+private final class ValueSource<Value: Sendable>: Sendable {
+  let name: String
+  let values: [Value]
+  let isList: Bool
+  let uses = LockIsolated(0)
+
+  init(name: String, values: [Value], isList: Bool) {
+    self.name = name
+    self.values = values
+    self.isList = isList
+  }
+
+  @Sendable func next() -> Value {
+    let index = uses.withValue { count in
+      defer { count += 1 }
+      return count
+    }
+    guard isList else { return values[0] }
+    if index < values.count { return values[index] }
+    if index == values.count {
+      reportIssue(
+        "`\(name)` was used \(index + 1) times, but the spec gives \(values.count) "
+          + (values.count == 1 ? "value" : "values")
+          + ": give one value per use (a single value, not in a list, serves every use)")
+    }
+    return values[values.count - 1]
+  }
+}
+
+/// A value, or a list of values one per use: tries `Value` first, then `[Value]`.
+private func decodeOneOrList<Value: Decodable>(
+  _ type: Value.Type, from node: YAMLNode, decoder: YAMLDecoder
+) throws -> (values: [Value], isList: Bool) {
+  do {
+    return ([try decoder.decode(Value.self, from: node)], false)
+  } catch {
+    guard let elements = node.sequence else { throw error }
+    if elements.isEmpty {
+      throw YAMLError("the list of values is empty: give at least one value", at: node)
+    }
+    return (try decoder.decode([Value].self, from: node), true)
+  }
+}
+
+// MARK: - Endpoint stubs
+
+extension Stub {
+  /// An endpoint stub for an `async throws` closure of a client:
+  /// `.endpoint("repositoryClient.fetchRepositories", \.repositoryClient.fetchRepositories)`.
+  public static func endpoint<Input: Decodable & Equatable & Sendable, Output: Decodable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (Input) async throws -> Output> & Sendable
+  ) -> Stub {
+    endpoint(name, input: Input.self, output: Output.self, canThrow: true) { dependencies, call in
+      dependencies[keyPath: keyPath] = { try await call($0) }
+    }
+  }
+
+  /// An endpoint stub for an `async` closure that cannot throw.
+  public static func endpoint<Input: Decodable & Equatable & Sendable, Output: Decodable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (Input) async -> Output> & Sendable
+  ) -> Stub {
+    endpoint(name, input: Input.self, output: Output.self, canThrow: false) { dependencies, call in
+      dependencies[keyPath: keyPath] = { input in try! await call(input) }
+    }
+  }
+
+  /// An endpoint stub for an `async throws` closure that returns nothing (`returns: null`).
+  public static func endpoint<Input: Decodable & Equatable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (Input) async throws -> Void> & Sendable
+  ) -> Stub {
+    endpoint(name, input: Input.self, output: Nothing.self, canThrow: true) { dependencies, call in
+      dependencies[keyPath: keyPath] = { _ = try await call($0) }
+    }
+  }
+
+  /// An endpoint stub for an `async` closure that returns nothing and cannot throw.
+  public static func endpoint<Input: Decodable & Equatable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (Input) async -> Void> & Sendable
+  ) -> Stub {
+    endpoint(name, input: Input.self, output: Nothing.self, canThrow: false) { dependencies, call in
+      dependencies[keyPath: keyPath] = { input in _ = try! await call(input) }
+    }
+  }
+
+  /// An endpoint stub for an `async throws` closure without input.
+  public static func endpoint<Output: Decodable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable () async throws -> Output> & Sendable
+  ) -> Stub {
+    endpoint(name, input: Nothing.self, output: Output.self, canThrow: true) { dependencies, call in
+      dependencies[keyPath: keyPath] = { try await call(Nothing()) }
+    }
+  }
+
+  /// An endpoint stub for an `async` closure without input that cannot throw.
+  public static func endpoint<Output: Decodable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable () async -> Output> & Sendable
+  ) -> Stub {
+    endpoint(name, input: Nothing.self, output: Output.self, canThrow: false) { dependencies, call in
+      dependencies[keyPath: keyPath] = { try! await call(Nothing()) }
+    }
+  }
+
+  /// An endpoint stub for any closure shape: `install` puts a closure into the dependencies
+  /// that forwards its arguments, as one `Input` value, to `call`. For an endpoint with two
+  /// arguments, say, with a `Codable` struct `Input` holding both:
+  ///
+  /// ```swift
+  /// .endpoint("mathClient.add", input: AddInput.self, output: Int.self) { dependencies, call in
+  ///   dependencies.mathClient.add = { a, b in try await call(AddInput(a: a, b: b)) }
+  /// }
+  /// ```
+  ///
+  /// With `canThrow: false`, a spec that writes `throws:` for it is an error, and `call`
+  /// never throws.
+  public static func endpoint<Input: Decodable & Equatable & Sendable, Output: Decodable & Sendable>(
+    _ name: String, input: Input.Type, output: Output.Type, canThrow: Bool = true,
+    install: @escaping @Sendable (_ dependencies: inout DependencyValues, _ call: @escaping @Sendable (Input) async throws -> Output) -> Void
+  ) -> Stub {
+    let shape =
+      "an endpoint: `{ returns: \(typeName(Output.self)) }`"
+      + (canThrow ? " or `{ throws: MESSAGE }`" : "") + ", a list of responses, or `{ responses: …, calls: […] }`"
+    // An unstubbed endpoint that cannot throw and must return a value keeps the client's own
+    // `testValue`, which reports that it is unimplemented and returns its default.
+    let canAnswerUnstubbed = canThrow || Output.self == Nothing.self
+    let configure: @Sendable (YAMLNode, StubContext) throws -> ConfiguredStub = { node, context in
+      let endpoint = try Endpoint<Input, Output>(name: name, node: node, canThrow: canThrow, context: context)
+      return ConfiguredStub(install: { install(&$0, endpoint.call) }, finish: endpoint.checkCalls)
+    }
+    let unstubbed: @Sendable (Input) async throws -> Output = { _ in
+      let message =
+        "`\(name)` was called, but the scenario does not stub it: add `\(name): { returns: … }` to its `dependencies:`"
+      reportIssue(message)
+      // An endpoint that cannot throw must answer: with nothing, when it returns nothing.
+      if !canThrow, let nothing = Nothing() as? Output { return nothing }
+      throw TaskFailure(message)
+    }
+    let installUnstubbed: @Sendable (inout DependencyValues, StubContext) -> Void = { dependencies, _ in
+      install(&dependencies, unstubbed)
+    }
+    return Stub(
+      name: name, shape: shape, configure: configure, installUnstubbed: canAnswerUnstubbed ? installUnstubbed : nil)
+  }
+}
+
+/// The value of an endpoint without input, or of one that returns nothing: written `null`.
+public struct Nothing: Decodable, Equatable, Sendable, CustomDumpStringConvertible {
+  public init() {}
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    guard container.decodeNil() else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "this endpoint returns nothing: write `returns: null`"))
+    }
+  }
+
+  public var customDumpDescription: String { "()" }
+}
+
+/// One stubbed endpoint in one scenario: its responses, and the calls it got.
+private final class Endpoint<Input: Decodable & Equatable & Sendable, Output: Decodable & Sendable>: Sendable {
+  enum Answer: Sendable {
+    case returns(Output)
+    case `throws`(String)
+  }
+
+  struct Response: Sendable {
+    var answer: Answer
+    var after: Duration?
+  }
+
+  let name: String
+  let canThrow: Bool
+  let responses: [Response]
+  /// A single response (not in a list) answers every call.
+  let answersEveryCall: Bool
+  let expectedCalls: (inputs: [Input], node: YAMLNode)?
+  let clock: any Clock<Duration>
+  let calls = LockIsolated<[Input]>([])
+
+  init(name: String, node: YAMLNode, canThrow: Bool, context: StubContext) throws {
+    self.name = name
+    self.canThrow = canThrow
+    self.clock = context.clock
+    var decoder = context.decoder
+    decoder.rootName = "`\(name)`"
+    var responsesNode = node
+    var expected: (inputs: [Input], node: YAMLNode)?
+    if var mapping = node.mapping, mapping["responses"] != nil || mapping["calls"] != nil {
+      if let calls = mapping.entry("calls") {
+        guard calls.value.sequence != nil else {
+          throw YAMLError(
+            "expected a list of the inputs `\(name)` must be called with for `calls`, found \(calls.value.foundDescription)",
+            at: calls.value)
+        }
+        expected = (try decoder.decode([Input].self, from: calls.value), calls.key)
+        mapping["calls"] = nil
+      }
+      if let responses = mapping["responses"] {
+        // `{ responses: …, calls: … }`
+        for entry in mapping.entries where entry.name != "responses" {
+          throw YAMLError(
+            "unknown key `\(entry.name)` beside `responses`" + Suggestion.hint(for: entry.name, in: ["responses", "calls"])
+              + "; a response's own keys go inside `responses`",
+            at: entry.key)
+        }
+        responsesNode = responses
+      } else if mapping.isEmpty {
+        throw YAMLError("`\(name)` lists `calls` but no response: add `returns: …` (or `responses: […]`) beside it", at: node)
+      } else {
+        // `{ returns: …, calls: … }`: one response for every call, and the inputs.
+        responsesNode.content = .mapping(mapping)
+      }
+    }
+    self.expectedCalls = expected
+    if let list = responsesNode.sequence {
+      guard !list.isEmpty else {
+        throw YAMLError(
+          "the list of responses for `\(name)` is empty: give one response per call, e.g. `{ returns: … }`",
+          at: responsesNode)
+      }
+      responses = try list.map { try Self.response($0, name: name, canThrow: canThrow, decoder: decoder) }
+      answersEveryCall = false
+    } else {
+      responses = [try Self.response(responsesNode, name: name, canThrow: canThrow, decoder: decoder)]
+      answersEveryCall = true
+    }
+  }
+
+  private static func response(_ node: YAMLNode, name: String, canThrow: Bool, decoder: YAMLDecoder) throws -> Response {
+    guard let mapping = node.mapping else {
+      throw YAMLError(
+        "expected a response for `\(name)` (`returns: VALUE`" + (canThrow ? " or `throws: MESSAGE`" : "")
+          + "), found \(node.foundDescription)",
+        at: node)
+    }
+    let allowed = ["returns", "throws", "after"]
+    for entry in mapping.entries where !allowed.contains(entry.name) {
+      throw YAMLError(
+        "unknown key `\(entry.name)` in a response of `\(name)`" + Suggestion.hint(for: entry.name, in: allowed),
+        at: entry.key)
+    }
+    var after: Duration?
+    if let node = mapping["after"] {
+      guard let text = node.scalar?.value, !node.isStringOnly, let duration = SpecDuration.parse(text) else {
+        throw YAMLError(
+          "expected a duration (`300ms`, `1.5s`, `2m`, or a number of seconds) for `after`, found \(node.foundDescription)",
+          at: node)
+      }
+      after = duration
+    }
+    switch (mapping.entry("returns"), mapping.entry("throws")) {
+    case (let returns?, nil):
+      return Response(answer: .returns(try decoder.decode(Output.self, from: returns.value)), after: after)
+    case (nil, let thrown?):
+      guard canThrow else {
+        throw YAMLError("`\(name)` cannot throw (it is `async` without `throws`): give it `returns:`", at: thrown.key)
+      }
+      guard let message = thrown.value.scalar?.value, !thrown.value.isNull else {
+        throw YAMLError(
+          "expected the error's message for `throws`, found \(thrown.value.foundDescription)", at: thrown.value)
+      }
+      return Response(answer: .throws(message), after: after)
+    case (_?, let thrown?):
+      throw YAMLError("a response has `returns` or `throws`, not both", at: thrown.key)
+    case (nil, nil):
+      throw YAMLError(
+        "a response of `\(name)` needs `returns: VALUE`" + (canThrow ? " or `throws: MESSAGE`" : "")
+          + (Output.self == Nothing.self ? " (`returns: null` for an endpoint that returns nothing)" : ""),
+        at: node)
+    }
+  }
+
+  @Sendable func call(_ input: Input) async throws -> Output {
+    let index = calls.withValue { calls in
+      calls.append(input)
+      return calls.count - 1
+    }
+    let response: Response
+    if answersEveryCall {
+      response = responses[0]
+    } else if index < responses.count {
+      response = responses[index]
+    } else {
+      let message =
+        "`\(name)` was called \(index + 1) times, but its stub gives \(responses.count) "
+        + (responses.count == 1 ? "response" : "responses")
+        + ": add a response for each call (a single response, not in a list, answers every call)"
+      reportIssue(message)
+      if case .returns(let value) = responses[responses.count - 1].answer { return value }
+      throw TaskFailure(message)
+    }
+    if let after = response.after {
+      do {
+        try await clock.sleep(for: after)
+      } catch {
+        // Cancelled while held: an endpoint that cannot throw still answers (the effect that
+        // called it is cancelled, so what it sends is dropped).
+        if canThrow { throw error }
+      }
+    }
+    switch response.answer {
+    case .returns(let value): return value
+    case .throws(let message): throw TaskFailure(message)
+    }
+  }
+
+  @Sendable func checkCalls() -> [(message: String, node: YAMLNode)] {
+    guard let expected = expectedCalls else { return [] }
+    let actual = calls.value
+    guard actual != expected.inputs else { return [] }
+    let difference = diff(expected.inputs, actual, format: .proportional) ?? ""
+    return [
+      (
+        """
+        `\(name)` was not called with the inputs that `calls` lists: …
+
+        \(difference.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n"))
+
+        (Expected: −, Actual: +)
+        """,
+        expected.node
+      )
+    ]
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import IssueReporting
+
+/// Collects the issues of one scenario as step failures.
+///
+/// The runner passes each YAML step's line and column to `TestStore` with the file ID
+/// ``IssueCollector/specFileID``; issues reported with it are placed at that line and
+/// column of the spec. Anything else reported while a step runs — an unimplemented
+/// dependency, a stub called too often, an action sent to a case the state is not in — is
+/// placed at the step that was running.
+final class IssueCollector: IssueReporter, @unchecked Sendable {
+  /// The file ID that marks a location as a line and column of the spec file.
+  static let specFileID: StaticString = "reducer-spec/spec"
+
+  let file: String
+  let source: SourceFile?
+  private let lock = NSLock()
+  private var _failures: [StepFailure] = []
+  private var _current: FileLocation
+
+  init(file: String, source: SourceFile?, start: FileLocation) {
+    self.file = file
+    self.source = source
+    self._current = start
+  }
+
+  var failures: [StepFailure] { lock.withLock { _failures } }
+
+  /// The step that is running, where issues from outside the spec are placed.
+  var currentStep: FileLocation {
+    get { lock.withLock { _current } }
+    set { lock.withLock { _current = newValue } }
+  }
+
+  func record(_ message: String, at location: FileLocation) {
+    let failure = StepFailure(
+      location: location, message: Self.forSpecs(message),
+      sourceLine: location.line > 0 ? source?.line(location.line) : nil)
+    lock.withLock { _failures.append(failure) }
+  }
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?, severity: IssueSeverity, fileID: StaticString, filePath: StaticString,
+    line: UInt, column: UInt
+  ) {
+    guard severity == .error else { return }
+    record(message() ?? "Issue reported", at: location(fileID: fileID, line: line, column: column))
+  }
+
+  func reportIssue(
+    _ error: any Error, _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString,
+    line: UInt, column: UInt
+  ) {
+    let text = message().map { "\($0): \(error)" } ?? "Caught error: \(error)"
+    record(text, at: location(fileID: fileID, line: line, column: column))
+  }
+
+  func expectIssue(
+    _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) {}
+
+  func expectIssue(
+    _ error: any Error, _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString,
+    line: UInt, column: UInt
+  ) {}
+
+  private func location(fileID: StaticString, line: UInt, column: UInt) -> FileLocation {
+    if fileID.description == Self.specFileID.description {
+      return FileLocation(file: file, line: Int(line), column: Int(column))
+    }
+    return currentStep
+  }
+
+  /// TestStore's advice for Swift tests, said the way a spec author acts on it.
+  static func forSpecs(_ message: String) -> String {
+    message.replacingOccurrences(
+      of: "but the test did not override it. Give it a value in the \"withDependencies\" closure of the test store.",
+      with: "but the scenario does not stub it. Stub it under `dependencies:` (for example `uuid: incrementing`, "
+        + "`date: 2024-05-01T09:00:00Z`, `random: { seed: 42 }`).")
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import IssueReporting
+
+/// Reads spec files and runs their scenarios against registered features: the
+/// ``ScenarioEngine`` of the `reducer-spec` command and of every worker it starts.
+///
+/// ```swift
+/// let engine = SpecEngine(features: [counterFeature, searchFeature])
+/// let files = engine.load(files: ["specs/counter.yaml"])
+/// let result = await engine.run(files[0].scenarios[0].id, timeout: .seconds(10)) { _ in }
+/// ```
+@MainActor
+public final class SpecEngine: ScenarioEngine {
+  /// The registered features, by name.
+  public let features: [String: Feature]
+  private let featureNames: [String]
+  private var cache: [String: Compiled] = [:]
+
+  /// One file, read and bound to its feature.
+  private struct Compiled {
+    var loaded: LoadedFile
+    var source: SourceFile?
+    var scenarios: [ScenarioID: (spec: ScenarioSpec, program: (any ScenarioProgram)?)]
+  }
+
+  /// An engine for these features. Two features with the same name are a programming error.
+  public init(features: [Feature]) {
+    var byName: [String: Feature] = [:]
+    for feature in features {
+      precondition(byName[feature.name] == nil, "Two features are registered as \"\(feature.name)\"")
+      byName[feature.name] = feature
+    }
+    self.features = byName
+    self.featureNames = features.map(\.name)
+  }
+
+  public func load(files: [String]) -> [LoadedFile] {
+    files.map { compiled($0).loaded }
+  }
+
+  public func run(_ id: ScenarioID, timeout: Duration, onStep: (FileLocation) -> Void) async -> ScenarioResult {
+    let file = compiled(id.file)
+    guard let entry = file.scenarios[id] else {
+      let location = FileLocation(file: id.file, line: 0, column: 0)
+      let message =
+        file.loaded.errors.first.map { "the file cannot run: \($0.description)" }
+        ?? "no scenario \(id) in \(id.file)"
+      return ScenarioResult(
+        id: id, name: "\(id)", location: location, tags: [], outcome: .error, duration: 0, errorMessage: message)
+    }
+    let scenario = entry.spec
+    var result = ScenarioResult(
+      id: id, name: scenario.name, location: scenario.location, tags: scenario.tags, outcome: .passed, duration: 0)
+    if let reason = scenario.skip {
+      result.outcome = .skipped
+      result.skipReason = reason
+      return result
+    }
+    guard let program = entry.program else { return result }
+    let collector = IssueCollector(file: id.file, source: file.source, start: scenario.location)
+    let start = ContinuousClock.now
+    await withIssueReporters([collector]) {
+      await program.run(collector: collector, onStep: onStep)
+    }
+    let elapsed = ContinuousClock.now - start
+    result.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    result.failures = collector.failures
+    result.outcome = result.failures.isEmpty ? .passed : .failed
+    return result
+  }
+
+  // MARK: - Loading
+
+  private func compiled(_ path: String) -> Compiled {
+    if let cached = cache[path] { return cached }
+    let compiled = compile(path)
+    cache[path] = compiled
+    return compiled
+  }
+
+  private func compile(_ path: String) -> Compiled {
+    func failed(_ errors: [YAMLError], feature: String? = nil, source: SourceFile? = nil) -> Compiled {
+      let fileErrors = errors.map { error in
+        SpecFileError(
+          file: path, location: error.location ?? FileLocation(file: path, line: 0, column: 0),
+          message: error.message,
+          sourceLine: (error.location?.line).flatMap { $0 > 0 ? error.source?.line($0) : nil })
+      }
+      return Compiled(
+        loaded: LoadedFile(file: path, feature: feature, scenarios: [], errors: fileErrors), source: source,
+        scenarios: [:])
+    }
+    let root: YAMLNode
+    do {
+      root = try YAMLParser().parse(contentsOf: path)
+    } catch let error as YAMLError {
+      return failed([error])
+    } catch {
+      return failed([YAMLError("cannot read the file: \(error)", at: FileLocation(file: path, line: 0, column: 0))])
+    }
+    let source = root.source
+    var parser = SpecParser(path: path)
+    let spec = parser.parse(root)
+    var errors = parser.errors
+    guard let spec else { return failed(errors, source: source) }
+    guard let feature = features[spec.feature] else {
+      errors.insert(
+        YAMLError(
+          "unknown feature `\(spec.feature)`" + Suggestion.hint(for: spec.feature, in: featureNames)
+            + "; the registered features are " + featureNames.map { "`\($0)`" }.joined(separator: ", "),
+          at: spec.featureNode), at: 0)
+      return failed(errors, feature: spec.feature, source: source)
+    }
+    var scenarios: [ScenarioID: (spec: ScenarioSpec, program: (any ScenarioProgram)?)] = [:]
+    var planned: [PlannedScenario] = []
+    for scenario in spec.scenarios {
+      switch feature.bind(spec, scenario, feature) {
+      case .program(let program):
+        scenarios[scenario.id] = (scenario, program)
+      case .errors(let found):
+        for error in found where !errors.contains(error) { errors.append(error) }
+      }
+      planned.append(
+        PlannedScenario(id: scenario.id, name: scenario.name, location: scenario.location, tags: scenario.tags))
+    }
+    guard errors.isEmpty else { return failed(errors, feature: spec.feature, source: source) }
+    return Compiled(
+      loaded: LoadedFile(file: path, feature: spec.feature, scenarios: planned, errors: []), source: source,
+      scenarios: scenarios)
+  }
+}

@@ -1,0 +1,314 @@
+import Clocks
+import Dependencies
+import Foundation
+import IssueReporting
+import ReducerCore
+
+/// A scenario bound to a feature's types: what ``Feature`` builds for each scenario, and
+/// what turns its steps into `TestStore` calls.
+@MainActor
+final class TypedScenario<R: Reducer>: ScenarioProgram
+where R.State: Codable & Equatable, R.Action: Codable & Equatable {
+  typealias State = R.State
+  typealias Action = R.Action
+
+  enum Step {
+    case send(Action, state: [StateAssignment]?)
+    case receive(Action, state: [StateAssignment]?, timeout: Duration?)
+    case receiveCase([String], state: [StateAssignment]?, timeout: Duration?)
+    case advance(Duration)
+    case dependencies([StubEntry])
+    case skipReceivedActions(strict: Bool)
+    case skipInFlightEffects(strict: Bool)
+    case finish(timeout: Duration?)
+  }
+
+  let scenario: ScenarioSpec
+  let feature: Feature
+  let initialState: State
+  let reducer: @Sendable () -> R
+  let steps: [(spec: StepSpec, step: Step)]
+  /// The scenario's stubs: the file's, with the scenario's over them, key by key.
+  let stubEntries: [StubEntry]
+  let usesImmediateClock: Bool
+  let decoder: YAMLDecoder
+
+  private init(
+    scenario: ScenarioSpec, feature: Feature, initialState: State, reducer: @escaping @Sendable () -> R,
+    steps: [(spec: StepSpec, step: Step)], stubEntries: [StubEntry], usesImmediateClock: Bool, decoder: YAMLDecoder
+  ) {
+    self.scenario = scenario
+    self.feature = feature
+    self.initialState = initialState
+    self.reducer = reducer
+    self.steps = steps
+    self.stubEntries = stubEntries
+    self.usesImmediateClock = usesImmediateClock
+    self.decoder = decoder
+  }
+
+  // MARK: - Binding
+
+  /// Decodes every action and stub of a scenario against the feature's types, reporting
+  /// every problem at its line and column.
+  static func bind(
+    spec: SpecFile, scenario: ScenarioSpec, feature: Feature, initialState: @Sendable () -> State,
+    reducer: @escaping @Sendable () -> R
+  ) -> BindResult {
+    let decoder = YAMLDecoder()
+    var errors: [YAMLError] = []
+    func attempt<T>(_ body: () throws -> T) -> T? {
+      do {
+        return try body()
+      } catch let error as YAMLError {
+        if !errors.contains(error) { errors.append(error) }
+      } catch {
+        errors.append(YAMLError("\(error)", at: nil))
+      }
+      return nil
+    }
+
+    // The state: the feature's default, then the file's assignments, then the scenario's.
+    var state = initialState()
+    for node in [spec.initialState, scenario.initialState].compactMap({ $0 }) {
+      if let assignments = attempt({ try StateAssignment.parse(node) }),
+        let assigned = attempt({ try StateAssignment.apply(assignments, to: state, decoder: decoder) })
+      {
+        state = assigned
+      }
+    }
+
+    // The stubs: the file's, with the scenario's over them, key by key.
+    var entries = spec.dependencies
+    for entry in scenario.dependencies {
+      if let index = entries.firstIndex(where: { $0.name == entry.name }) {
+        entries[index] = entry
+      } else {
+        entries.append(entry)
+      }
+    }
+    var usesImmediateClock = false
+    for entry in entries {
+      if entry.name == BuiltInStubs.clockKey {
+        if let immediate = attempt({ try clockIsImmediate(entry.value) }) { usesImmediateClock = immediate }
+      } else {
+        _ = attempt { try check(entry, feature: feature, decoder: decoder) }
+      }
+    }
+
+    var steps: [(spec: StepSpec, step: Step)] = []
+    let caseNames = CodingKeyProbe.keys(of: Action.self)
+    for spec in scenario.steps {
+      let assignments = spec.state.flatMap { node in attempt { try StateAssignment.parse(node) } }
+      let step: Step?
+      switch spec.kind {
+      case .send(let node):
+        step = attempt { try decoder.decode(Action.self, from: node) }.map { .send($0, state: assignments) }
+      case .receive(let node):
+        step = attempt { try decoder.decode(Action.self, from: node) }.map {
+          .receive($0, state: assignments, timeout: spec.timeout)
+        }
+      case .receiveCase(let path, let node):
+        if let caseNames, !caseNames.contains(path[0]) {
+          errors.append(
+            YAMLError(
+              "unknown case `\(path[0])` for \(typeName(Action.self)) in the case path `.\(path.joined(separator: "."))`"
+                + Suggestion.hint(for: path[0], in: caseNames),
+              at: node))
+          step = nil
+        } else {
+          step = .receiveCase(path, state: assignments, timeout: spec.timeout)
+        }
+      case .advance(let duration):
+        if usesImmediateClock {
+          errors.append(
+            YAMLError(
+              "`advance` moves the test clock, but this scenario uses `clock: immediate`, whose sleeps end at once: "
+                + "remove the step, or use the test clock", at: spec.node))
+        }
+        step = .advance(duration)
+      case .dependencies(let stepEntries):
+        for entry in stepEntries {
+          if entry.name == BuiltInStubs.clockKey {
+            errors.append(
+              YAMLError(
+                "`clock` is chosen for the whole scenario: set it in the scenario's or the file's `dependencies`",
+                at: entry.key))
+          } else {
+            _ = attempt { try check(entry, feature: feature, decoder: decoder) }
+          }
+        }
+        step = .dependencies(stepEntries.filter { $0.name != BuiltInStubs.clockKey })
+      case .skipReceivedActions(let strict):
+        step = .skipReceivedActions(strict: strict)
+      case .skipInFlightEffects(let strict):
+        step = .skipInFlightEffects(strict: strict)
+      case .finish:
+        step = .finish(timeout: spec.timeout)
+      }
+      if let step { steps.append((spec, step)) }
+    }
+    guard errors.isEmpty else { return .errors(errors) }
+    return .program(
+      TypedScenario(
+        scenario: scenario, feature: feature, initialState: state, reducer: reducer, steps: steps,
+        stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, usesImmediateClock: usesImmediateClock,
+        decoder: decoder))
+  }
+
+  private static func clockIsImmediate(_ node: YAMLNode) throws -> Bool {
+    switch node.scalar.map({ ($0.value, $0.style) }) {
+    case ("test", .plain)?: return false
+    case ("immediate", .plain)?: return true
+    default: throw YAMLError("`clock` is `test` (the default) or `immediate`, found \(node.foundDescription)", at: node)
+    }
+  }
+
+  /// Decodes a stub entry once, for its errors.
+  private static func check(_ entry: StubEntry, feature: Feature, decoder: YAMLDecoder) throws {
+    let stub = try stub(named: entry, in: feature)
+    _ = try stub.configure(entry.value, StubContext(clock: ImmediateClock(), decoder: decoder))
+  }
+
+  static func stub(named entry: StubEntry, in feature: Feature) throws -> Stub {
+    if let stub = feature.allStubs.first(where: { $0.name == entry.name }) { return stub }
+    let names = feature.allStubs.map(\.name) + [BuiltInStubs.clockKey]
+    throw YAMLError(
+      "unknown dependency `\(entry.name)` for \(feature.name)" + Suggestion.hint(for: entry.name, in: names)
+        + "; it stubs " + names.map { "`\($0)`" }.joined(separator: ", "),
+      at: entry.key)
+  }
+
+  // MARK: - Running
+
+  func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async {
+    let clock: any Clock<Duration>
+    let testClock: TestClock<Duration>?
+    if usesImmediateClock {
+      clock = ImmediateClock()
+      testClock = nil
+    } else {
+      let test = TestClock()
+      clock = test
+      testClock = test
+    }
+    let context = StubContext(clock: clock, decoder: decoder)
+    var configured: [(entry: StubEntry, stub: ConfiguredStub)] = []
+    for entry in stubEntries {
+      // Bound already, so configuring cannot fail here; a failure would still be reported.
+      do {
+        let stub = try Self.stub(named: entry, in: feature)
+        configured.append((entry, try stub.configure(entry.value, context)))
+      } catch {
+        collector.record("\(error)", at: entry.key.location ?? scenario.location)
+      }
+    }
+    let stubbed = Set(stubEntries.map(\.name))
+    let location = scenario.location
+    let fileID = IssueCollector.specFileID
+    let reducer = self.reducer
+    let store = TestStore(
+      initialState: initialState,
+      reducer: { reducer() },
+      withDependencies: { [feature, configured] dependencies in
+        dependencies.continuousClock = clock
+        dependencies.suspendingClock = clock
+        for stub in feature.allStubs where !stubbed.contains(stub.name) {
+          stub.installUnstubbed?(&dependencies, context)
+        }
+        for (_, stub) in configured { stub.install(&dependencies) }
+      },
+      // Actions left unreceived at the end are reported at the scenario.
+      fileID: fileID, filePath: fileID, line: UInt(location.line), column: UInt(location.column))
+    store.exhaustivity = scenario.isExhaustive ? .on : .off
+    let decoder = self.decoder
+    func expecting(_ assignments: [StateAssignment]?) -> ((inout State) throws -> Void)? {
+      guard let assignments else { return nil }
+      return { state in
+        do {
+          state = try StateAssignment.apply(assignments, to: state, decoder: decoder)
+        } catch let error as YAMLError {
+          throw AssignmentError(error: error)
+        }
+      }
+    }
+
+    for (spec, step) in steps {
+      let at = spec.location
+      collector.currentStep = at
+      onStep(at)
+      let line = UInt(at.line)
+      let column = UInt(at.column)
+      switch step {
+      case .send(let action, let state):
+        await store.send(action, assert: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
+      case .receive(let action, let state, let timeout):
+        await store.receive(
+          action, timeout: timeout, assert: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
+      case .receiveCase(let path, let state, let timeout):
+        await store.receive(
+          { Self.action($0, isIn: path[...]) }, timeout: timeout, assert: expecting(state), fileID: fileID,
+          filePath: fileID, line: line, column: column)
+      case .advance(let duration):
+        await testClock?.advance(by: duration)
+      case .dependencies(let entries):
+        for entry in entries {
+          do {
+            let stub = try Self.stub(named: entry, in: feature)
+            let configuredStub = try stub.configure(entry.value, context)
+            configuredStub.install(&store.dependencies)
+            configured.append((entry, configuredStub))
+          } catch {
+            collector.record("\(error)", at: at)
+          }
+        }
+      case .skipReceivedActions(let strict):
+        await store.skipReceivedActions(strict: strict, fileID: fileID, filePath: fileID, line: line, column: column)
+      case .skipInFlightEffects(let strict):
+        await store.skipInFlightEffects(strict: strict, fileID: fileID, filePath: fileID, line: line, column: column)
+      case .finish(let timeout):
+        await store.finish(timeout: timeout, fileID: fileID, filePath: fileID, line: line, column: column)
+      }
+    }
+    // The end of the scenario: actions left unreceived, effects still running.
+    collector.currentStep = location
+    store.completed()
+    for (entry, stub) in configured {
+      for failure in stub.finish() {
+        collector.record(failure.message, at: failure.node.location ?? entry.key.location ?? location)
+      }
+    }
+  }
+
+  /// Whether an action is in the case a case path names, whatever its payload:
+  /// `.fetchRepositoriesResponse.success`.
+  static func action(_ action: Action, isIn path: ArraySlice<String>) -> Bool {
+    guard let node = try? YAMLEncoder().encode(action) else { return false }
+    return node.isInCase(path)
+  }
+}
+
+extension YAMLNode {
+  /// Whether an encoded enum value is in the case that a path of case names gives.
+  func isInCase(_ path: ArraySlice<String>) -> Bool {
+    guard let name = path.first else { return true }
+    switch content {
+    case .scalar(let scalar):
+      return path.count == 1 && scalar.value == name
+    case .mapping(let mapping):
+      guard mapping.count == 1, let entry = mapping.entries.first, entry.name == name else { return false }
+      return entry.value.isInCase(path.dropFirst())
+    case .sequence:
+      return false
+    }
+  }
+}
+
+/// A `state:` assignment that could not be applied, as `TestStore` reports it.
+struct AssignmentError: Error, CustomStringConvertible {
+  var error: YAMLError
+  var description: String {
+    guard let location = error.location else { return error.message }
+    return "\(error.message) (at \(location.line):\(location.column))"
+  }
+}

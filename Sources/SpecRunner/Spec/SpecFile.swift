@@ -1,0 +1,81 @@
+/// A spec file, read and checked against the format (but not yet against its feature):
+/// every mapping had only the keys the format allows, every step has one kind, durations
+/// and flags are read. Actions, state assignments and stubs stay YAML nodes here; the
+/// feature they belong to decodes them (``FeatureBinding``).
+struct SpecFile: Sendable {
+  var path: String
+  var feature: String
+  /// The `feature:` value, for errors about the feature.
+  var featureNode: YAMLNode
+  var description: String?
+  var tags: [String]
+  /// The file's `initialState:` mapping of assignments.
+  var initialState: YAMLNode?
+  var dependencies: [StubEntry]
+  var scenarios: [ScenarioSpec]
+}
+
+/// One entry of a `dependencies:` mapping: a stub's name and its value as written.
+struct StubEntry: Sendable {
+  var name: String
+  var key: YAMLNode
+  var value: YAMLNode
+}
+
+/// A scenario, or one example row of an outline (with its placeholders filled in).
+struct ScenarioSpec: Sendable {
+  var id: ScenarioID
+  /// The name, with an outline's placeholders filled in.
+  var name: String
+  /// Where the scenario is written (for a row, where the row is).
+  var location: FileLocation
+  var tags: [String]
+  var skip: String?
+  var isExhaustive: Bool
+  var initialState: YAMLNode?
+  var dependencies: [StubEntry]
+  var steps: [StepSpec]
+}
+
+/// One step of a scenario.
+struct StepSpec: Sendable {
+  /// The step's mapping, whose start is where failures of the step are reported.
+  var node: YAMLNode
+  var kind: StepKind
+  /// The `state:` assignments, for `send` and `receive`.
+  var state: YAMLNode?
+  /// The `timeout:`, for `receive` and `finish`.
+  var timeout: Duration?
+  var note: String?
+
+  var location: FileLocation {
+    node.location ?? FileLocation(file: "", line: 0, column: 0)
+  }
+}
+
+/// What a step does.
+enum StepKind: Sendable {
+  case send(YAMLNode)
+  /// `receive: ACTION`, compared whole.
+  case receive(YAMLNode)
+  /// `receive: .case.path`: any action in that case, whatever its payload.
+  case receiveCase([String], YAMLNode)
+  case advance(Duration)
+  case dependencies([StubEntry])
+  case skipReceivedActions(strict: Bool)
+  case skipInFlightEffects(strict: Bool)
+  case finish
+
+  /// The step's key in the file.
+  var keyword: String {
+    switch self {
+    case .send: "send"
+    case .receive, .receiveCase: "receive"
+    case .advance: "advance"
+    case .dependencies: "dependencies"
+    case .skipReceivedActions: "skipReceivedActions"
+    case .skipInFlightEffects: "skipInFlightEffects"
+    case .finish: "finish"
+    }
+  }
+}
