@@ -121,9 +121,10 @@ private struct EffectsFeature: Reducer {
       }
 
     case .work:
-      // Real time, not a clock: shows that `finish` waits for the effect.
+      // Real time, not a clock: shows that `finish` waits for the effect. Long enough that a
+      // loaded machine cannot finish it before the test looks at the effects in flight.
       return .run { send in
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .seconds(1))
         await send(.logged("worked"))
       }
 
@@ -576,7 +577,7 @@ private func expectNoIssues(
       let task = await store.send(.work)
       #expect(store.state.log == [])
       #expect(store.effectsInFlight.count == 1)
-      await task.finish()
+      await task.finish(timeout: .seconds(10))
       #expect(store.effectsInFlight.isEmpty)
       #expect(store.state.log == ["worked"])
       await store.receive(.logged("worked")) { $0.log = ["worked"] }
@@ -589,7 +590,7 @@ private func expectNoIssues(
       let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() }
       let task = await store.send(.work)
       #expect(!task.isCancelled)
-      await task.finish()
+      await task.finish(timeout: .seconds(10))
       #expect(!task.isCancelled)
       await store.receive(.logged("worked")) { $0.log = ["worked"] }
     }
@@ -600,7 +601,7 @@ private func expectNoIssues(
       let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() }
       await store.send(.work)
       #expect(store.effectsInFlight.count == 1)
-      await store.finish()
+      await store.finish(timeout: .seconds(10))
       #expect(store.effectsInFlight.isEmpty)
       #expect(store.state.log == ["worked"])
       await store.receive(.logged("worked")) { $0.log = ["worked"] }
