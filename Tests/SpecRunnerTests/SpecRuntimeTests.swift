@@ -1,0 +1,159 @@
+import Testing
+@testable import SpecRunner
+
+/// Time, built-in stubs, skipping and finishing, as scenarios run them.
+@MainActor @Suite struct SpecRuntimeTests {
+  func failures(_ result: ScenarioResult?, in file: String) -> [String] {
+    guard let result else { return ["no result"] }
+    return result.failures.map { "\($0.location)".replacingOccurrences(of: file, with: "spec.yaml") + ": " + $0.message }
+  }
+
+  @Test func aResponseHeldWithAfterArrivesWhenTheClockAdvances() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      dependencies:
+        searchClient.search: { returns: [a], after: 1s }
+        searchClient.log: { returns: null }
+      scenarios:
+        - name: held, then answered
+          steps:
+            - send: { search: x }
+              state: { query: x, isLoading: true }
+            - advance: 999ms
+            - advance: 1ms
+            - receive: { response: { success: [a] } }
+              state: { isLoading: false, results: [a] }
+            - receive: logged
+        - name: held, and never answered
+          steps:
+            - send: { search: x }
+              state: { query: x, isLoading: true }
+      """)
+    #expect(run.results.first?.outcome == .passed, "\(run.loaded.errors)")
+    #expect(
+      failures(run.results.dropFirst().first, in: run.file) == [
+        """
+        spec.yaml:17:9: An effect returned for this action is still running. It must complete before the end of the test. …
+
+          Action:
+            Tally.Action.search("x")
+
+        To fix, make every effect that this action starts finish by the end of the test:
+
+        • If an effect sleeps on a test clock, advance the clock (a spec step "advance:") far enough for it to wake up, or use an immediate clock.
+
+        • If an effect waits for a response held with "after:", advance the clock past it.
+
+        • If an effect is long-living (a timer, a stream), make it cancellable and cancel it from another action, or skip it explicitly with "skipInFlightEffects".
+
+        • If an effect only needs a moment, wait for it with "finish".
+        """
+      ])
+  }
+
+  @Test func aReceiveThatWaitsOnTheClockSaysSo() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      scenarios:
+        - name: forgets to advance
+          dependencies:
+            searchClient.search: { returns: [a], after: 1s }
+          steps:
+            - send: { search: x }
+              state: { query: x, isLoading: true }
+            - receive: .response
+              timeout: 50ms
+            - skipInFlightEffects: true
+      """)
+    #expect(
+      failures(run.results.first, in: run.file) == [
+        "spec.yaml:9:9: Expected to receive an action, but received none after 0.05 seconds. 1 effect is still in flight: an effect may need more time (a longer timeout), or an effect may be waiting on a test clock that needs to advance."
+      ])
+  }
+
+  @Test func theImmediateClockEndsEverySleepAtOnce() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      scenarios:
+        - name: no waiting
+          dependencies:
+            clock: immediate
+            searchClient.search: { returns: [a], after: 1m }
+            searchClient.log: { returns: null }
+          steps:
+            - send: { search: x }
+              state: { query: x, isLoading: true }
+            - receive: .response.success
+              state: { isLoading: false, results: [a] }
+            - skipReceivedActions: true
+      """)
+    #expect(run.results.first?.outcome == .passed, "\(run.loaded.errors)")
+  }
+
+  @Test func aStepCanChangeTheStubsFromThereOn() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      dependencies:
+        searchClient.log: { returns: null }
+        numbers: 1
+      scenarios:
+        - name: changes its mind
+          steps:
+            - send: roll
+              state: { secret: 1 }
+            - dependencies: { numbers: 6 }
+            - send: roll
+              state: { secret: 6 }
+      """)
+    #expect(run.results.first?.outcome == .passed, "\(run.loaded.errors)")
+  }
+
+  @Test func aStateAssignmentThatCannotApplyFailsItsStep() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      scenarios:
+        - name: bad index
+          steps:
+            - send: increment
+              state:
+                results[3]: x
+      """)
+    #expect(run.loaded.errors.isEmpty, "\(run.loaded.errors)")
+    #expect(
+      failures(run.results.first, in: run.file) == [
+        "spec.yaml:5:9: Threw error: cannot set `results[3]`: index 3 is out of range; `results` has 0 elements (at 7:18)"
+      ])
+  }
+
+  @Test func strictSkipsFailWhenThereIsNothingToSkip() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      scenarios:
+        - name: nothing to skip
+          steps:
+            - skipReceivedActions: true
+            - skipInFlightEffects: true
+            - skipReceivedActions: { strict: false }
+            - finish: true
+      """)
+    #expect(
+      failures(run.results.first, in: run.file) == [
+        "spec.yaml:5:9: There were no received actions to skip.",
+        "spec.yaml:6:9: There were no in-flight effects to skip.",
+      ])
+  }
+
+  @Test func initialStateAssignsOntoTheDefaultFileFirst() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      initialState: { count: 10, query: file }
+      scenarios:
+        - name: starts from ten
+          initialState: { count: 20 }
+          steps:
+            - send: increment
+              state: { count: 21 }
+      """)
+    #expect(run.results.first?.outcome == .passed, "\(run.loaded.errors)")
+  }
+}
