@@ -1,0 +1,156 @@
+/// The human-readable report: a line per scenario as results arrive, each failure as a
+/// compiler would print it, and a summary whose last line is `N passed, N failed, N skipped`.
+///
+/// ```
+/// specs/counter.yaml
+///   ✓ Incrementing counts up (0.012s)
+///   ✗ Decrementing stops at zero (0.020s)
+///     specs/counter.yaml:14:9: error: A state change does not match expectation: …
+///           - send: decrement
+///             ^
+///
+///         \u{2007} Counter.State(
+///         −   count: 0
+///         +   count: -1
+///         \u{2007} )
+///
+///     (Expected: −, Actual: +)
+///   - Resetting (skipped: not written yet)
+///
+/// 1 passed, 1 failed, 1 skipped
+/// ```
+///
+/// Every call of the sink is one whole line, without its line break, and no line ends in
+/// a space or a tab. With `color` on, ✓ is green, ✗ and `error:` are red, skipped scenarios
+/// yellow, the diff's `−` lines red and `+` lines green, and the summary green when the run
+/// succeeded, red otherwise; with it off the output holds no escape byte. Use
+/// ``shouldUseColor(mode:isTerminal:environment:)`` to decide.
+///
+/// The reporter prints from the events as they arrive (``fileFailed(_:)`` and
+/// ``scenarioFinished(_:)``) and the summary at ``runFinished(_:)``. It is not thread-safe:
+/// call it from one task at a time, as the runner does.
+public final class ConsoleReporter: RunReporter {
+  private let sink: (String) -> Void
+  private let style: Style
+  /// The file whose header was printed last.
+  private var currentFile: String?
+  private var hasWritten = false
+
+  /// - Parameters:
+  ///   - color: Whether to colour the output with ANSI escapes.
+  ///   - sink: Receives each line, without its line break; standard output by default.
+  public init(color: Bool, sink: @escaping (String) -> Void = StandardOutput.writeLine) {
+    self.sink = sink
+    self.style = Style(enabled: color)
+  }
+
+  // MARK: - Events
+
+  public func fileFailed(_ error: SpecFileError) {
+    startFile(error.file)
+    let block = LocatedMessage(error)
+    write("  \(style.red("✗")) \(block.prefix)\(style.red("error:")) \(block.heading)")
+    writeBody(of: block, indent: "    ")
+  }
+
+  public func scenarioFinished(_ result: ScenarioResult) {
+    startFile(result.id.file)
+    let name = Self.oneLine(result.name)
+    let time = "(\(formatSeconds(result.duration))s)"
+    switch result.outcome {
+    case .passed:
+      write("  \(style.green("✓")) \(name) \(time)")
+    case .skipped:
+      let reason = result.skipReason.map { ": \(Self.oneLine($0))" } ?? ""
+      write("  " + style.yellow("- \(name) (skipped\(reason))"))
+    case .failed, .error:
+      write("  \(style.red("✗")) \(name) \(time)")
+      var blocks = result.failures.map(LocatedMessage.init)
+      if result.outcome == .error {
+        blocks.append(
+          LocatedMessage(
+            location: result.location, message: result.errorMessage ?? "The scenario did not finish.",
+            sourceLine: nil))
+      }
+      for (index, block) in blocks.enumerated() {
+        if index > 0 { write("") }
+        writeBlock(block, indent: "    ")
+      }
+    }
+  }
+
+  public func runFinished(_ result: RunResult) throws {
+    if hasWritten { write("") }
+    let failedFiles = result.suites.count { !$0.errors.isEmpty }
+    if failedFiles > 0 {
+      write(style.red("\(counted(failedFiles, "file", "files")) could not run."))
+    }
+    if result.wasInterrupted {
+      write(style.yellow("The run was interrupted: these are the results of the scenarios that had finished."))
+    }
+    let summary = result.summaryLine
+    write(result.exitStatus == 0 ? style.green(summary) : style.red(summary))
+  }
+
+  // MARK: - Lines
+
+  private func startFile(_ file: String) {
+    guard file != currentFile else { return }
+    if hasWritten { write("") }
+    write(file)
+    currentFile = file
+  }
+
+  private func writeBlock(_ block: LocatedMessage, indent: String) {
+    write("\(indent)\(block.prefix)\(style.red("error:")) \(block.heading)")
+    writeBody(of: block, indent: indent)
+  }
+
+  /// The source line, the caret and the rest of the message, each line indented.
+  private func writeBody(of block: LocatedMessage, indent: String) {
+    if let sourceLine = block.sourceLine { write(indent + sourceLine) }
+    if let caret = block.caret { write(indent + caret) }
+    for line in block.rest {
+      write(indent + style.diffLine(line.withoutTrailingWhitespace))
+    }
+  }
+
+  private func write(_ line: String) {
+    sink(line.withoutTrailingWhitespace)
+    hasWritten = true
+  }
+
+  /// A name or reason on one line: line breaks become spaces.
+  private static func oneLine(_ text: String) -> String {
+    text.lines.joined(separator: " ")
+  }
+}
+
+// MARK: - Colour
+
+extension ConsoleReporter {
+  /// ANSI colours, or none.
+  private struct Style {
+    var enabled: Bool
+
+    func green(_ text: String) -> String { paint(text, "32") }
+    func red(_ text: String) -> String { paint(text, "31") }
+    func yellow(_ text: String) -> String { paint(text, "33") }
+
+    /// A diff line (`−` or `+` after its indentation) in red or green; other lines as they are.
+    func diffLine(_ line: String) -> String {
+      guard enabled else { return line }
+      let indentation = line.prefix { $0 == " " || $0 == "\t" }
+      let content = line.dropFirst(indentation.count)
+      switch content.first {
+      case "−": return indentation + red(String(content))
+      case "+": return indentation + green(String(content))
+      default: return line
+      }
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+      enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+  }
+}

@@ -1,0 +1,249 @@
+import Foundation
+
+/// Writes the run as a JUnit XML file when it finishes (`--junit FILE`), for CI systems
+/// that show test results.
+///
+/// ```xml
+/// <?xml version="1.0" encoding="UTF-8"?>
+/// <testsuites name="reducer-spec" tests="2" failures="1" errors="0" skipped="0" time="0.040" timestamp="2025-01-02T03:04:05Z">
+///   <testsuite name="specs/counter.yaml" file="specs/counter.yaml" tests="2" failures="1" errors="0" skipped="0" time="0.032" timestamp="2025-01-02T03:04:05Z">
+///     <testcase name="Incrementing counts up" classname="Counter" file="specs/counter.yaml" line="5" time="0.012"/>
+///     <testcase name="Decrementing stops at zero" classname="Counter" file="specs/counter.yaml" line="9" time="0.020">
+///       <failure message="A state change does not match expectation" type="StepFailure">specs/counter.yaml:14:9: error: …</failure>
+///     </testcase>
+///   </testsuite>
+/// </testsuites>
+/// ```
+///
+/// - One `testsuite` per spec file, named after its path; one `testcase` per scenario (per
+///   example row), its `classname` the file's feature (the path when the feature is not
+///   known). Equal names in a file get ` (2)`, ` (3)`… so each is unique.
+/// - A failed scenario has one `failure`: its `message` is the first failure's summary,
+///   with ` (and N more)` when there are several; its text is every failure as the console
+///   shows it, without colour: `path:line:column: error: …`, the source line, the caret, the
+///   diff and its legend.
+/// - A scenario that could not finish has one `error` with what stopped it (after the
+///   failures it had reported); a skipped one has `skipped` with its reason.
+/// - A file that could not run is a `testsuite` with `errors="1"` and one `testcase`
+///   named after the file, holding the `error` at its location.
+/// - Times are seconds with three decimals; every timestamp is the run's start, in UTC.
+/// - The text holds no ANSI escape and no character XML 1.0 forbids (see ``XMLText``); it
+///   validates against the `junit-10-file-line.xsd` schema of `Tests/Fixtures`.
+///
+/// The file is written atomically, its parent directories created as needed.
+public final class JUnitReporter: RunReporter {
+  /// Where the XML is written.
+  public let path: String
+  private let workingDirectory: String?
+  private let currentDirectory: String
+  private let now: () -> Date
+  private var startDate: Date
+
+  /// - Parameters:
+  ///   - path: The file to write.
+  ///   - workingDirectory: When given, the `file` attributes are relative to it (spec
+  ///     paths the run names relatively are taken from the current directory); by default
+  ///     they are the paths as the run names them.
+  public convenience init(path: String, relativeTo workingDirectory: String? = nil) {
+    self.init(
+      path: path, relativeTo: workingDirectory,
+      currentDirectory: FileManager.default.currentDirectoryPath, now: Date.init)
+  }
+
+  init(path: String, relativeTo workingDirectory: String?, currentDirectory: String, now: @escaping () -> Date) {
+    self.path = path
+    self.workingDirectory = workingDirectory
+    self.currentDirectory = currentDirectory
+    self.now = now
+    self.startDate = now()
+  }
+
+  public func runStarted(_ plan: RunPlan) {
+    startDate = now()
+  }
+
+  public func runFinished(_ result: RunResult) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(document(for: result).utf8).write(to: url, options: .atomic)
+  }
+
+  // MARK: - The document
+
+  /// The whole XML file for `result`.
+  func document(for result: RunResult) -> String {
+    let timestamp = Self.timestamp(startDate)
+    var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+    let counts = result.suites.map(Counts.init)
+    let total = counts.reduce(Counts()) { $0 + $1 }
+    xml += "<testsuites"
+    xml += attributes([
+      ("name", "reducer-spec"), ("tests", "\(total.tests)"), ("failures", "\(total.failures)"),
+      ("errors", "\(total.errors)"), ("skipped", "\(total.skipped)"),
+      ("time", formatSeconds(result.duration)), ("timestamp", timestamp),
+    ])
+    guard !result.suites.isEmpty else { return xml + "/>\n" }
+    xml += ">\n"
+    for (suite, counts) in zip(result.suites, counts) {
+      xml += "  <testsuite"
+      xml += attributes([
+        ("name", suite.file), ("file", relative(suite.file)), ("tests", "\(counts.tests)"),
+        ("failures", "\(counts.failures)"), ("errors", "\(counts.errors)"),
+        ("skipped", "\(counts.skipped)"), ("time", formatSeconds(suite.duration)),
+        ("timestamp", timestamp),
+      ])
+      let cases = testCases(of: suite)
+      guard !cases.isEmpty else {
+        xml += "/>\n"
+        continue
+      }
+      xml += ">\n"
+      for testCase in cases { xml += testCase }
+      xml += "  </testsuite>\n"
+    }
+    return xml + "</testsuites>\n"
+  }
+
+  private func testCases(of suite: SuiteResult) -> [String] {
+    let classname = suite.feature ?? suite.file
+    var names = UniqueNames(originals: Set(suite.scenarios.map(\.name) + (suite.errors.isEmpty ? [] : [suite.file])))
+    var cases: [String] = []
+    if let first = suite.errors.first {
+      let blocks = suite.errors.map { LocatedMessage($0).plainText }
+      cases.append(
+        testCase(
+          name: names.claim(suite.file),
+          classname: classname, file: suite.file, line: first.location.line, time: 0,
+          child: element(
+            "error", message: Self.summary(first.message, more: suite.errors.count - 1),
+            type: "SpecFileError", text: blocks.joined(separator: "\n\n"))))
+    }
+    for scenario in suite.scenarios {
+      let child: String?
+      switch scenario.outcome {
+      case .passed:
+        child = nil
+      case .skipped:
+        child = "      <skipped" + attributes(scenario.skipReason.map { [("message", $0)] } ?? []) + "/>\n"
+      case .failed:
+        let failures = scenario.failures
+        child = element(
+          "failure",
+          message: failures.first.map { $0.summary + Self.more(failures.count - 1) }
+            ?? "The scenario failed.",
+          type: "StepFailure",
+          text: failures.map { LocatedMessage($0).plainText }.joined(separator: "\n\n"))
+      case .error:
+        let errorMessage = scenario.errorMessage ?? "The scenario did not finish."
+        let blocks =
+          scenario.failures.map { LocatedMessage($0).plainText }
+          + [LocatedMessage(location: scenario.location, message: errorMessage, sourceLine: nil).plainText]
+        child = element(
+          "error", message: errorMessage.firstLine, type: "ScenarioError",
+          text: blocks.joined(separator: "\n\n"))
+      }
+      cases.append(
+        testCase(
+          name: names.claim(scenario.name), classname: classname,
+          file: scenario.location.file, line: scenario.location.line, time: scenario.duration,
+          child: child))
+    }
+    return cases
+  }
+
+  private func testCase(name: String, classname: String, file: String, line: Int, time: Double, child: String?)
+    -> String
+  {
+    var xml = "    <testcase"
+    xml += attributes([
+      ("name", name), ("classname", classname), ("file", relative(file)), ("line", "\(max(line, 0))"),
+      ("time", formatSeconds(time)),
+    ])
+    guard let child else { return xml + "/>\n" }
+    return xml + ">\n" + child + "    </testcase>\n"
+  }
+
+  private func element(_ name: String, message: String, type: String, text: String) -> String {
+    "      <\(name)" + attributes([("message", message), ("type", type)]) + ">"
+      + XMLText.content(text) + "</\(name)>\n"
+  }
+
+  private func attributes(_ pairs: [(String, String)]) -> String {
+    pairs.map { " \($0.0)=\"\(XMLText.attribute($0.1))\"" }.joined()
+  }
+
+  private func relative(_ file: String) -> String {
+    guard let workingDirectory else { return file }
+    return RelativePath.make(file, relativeTo: workingDirectory, currentDirectory: currentDirectory)
+  }
+
+  /// A message's first line, without a trailing ` …` or `:`, and ` (and N more)`.
+  private static func summary(_ message: String, more: Int) -> String {
+    StepFailure(location: FileLocation(file: "", line: 0, column: 0), message: message).summary + Self.more(more)
+  }
+
+  private static func more(_ count: Int) -> String {
+    count > 0 ? " (and \(count) more)" : ""
+  }
+
+  /// `2025-01-02T03:04:05Z`.
+  static func timestamp(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+  }
+}
+
+// MARK: - Counting
+
+extension JUnitReporter {
+  /// The numbers a `testsuite` element carries.
+  private struct Counts {
+    var tests = 0
+    var failures = 0
+    var errors = 0
+    var skipped = 0
+
+    init() {}
+
+    init(_ suite: SuiteResult) {
+      tests = suite.scenarios.count + (suite.errors.isEmpty ? 0 : 1)
+      failures = suite.scenarios.count { $0.outcome == .failed }
+      errors = suite.scenarios.count { $0.outcome == .error } + (suite.errors.isEmpty ? 0 : 1)
+      skipped = suite.scenarios.count { $0.outcome == .skipped }
+    }
+
+    static func + (lhs: Counts, rhs: Counts) -> Counts {
+      var sum = lhs
+      sum.tests += rhs.tests
+      sum.failures += rhs.failures
+      sum.errors += rhs.errors
+      sum.skipped += rhs.skipped
+      return sum
+    }
+  }
+
+  /// Test case names made unique within a suite: the first of equal names keeps it, the
+  /// next ones get ` (2)`, ` (3)`…, skipping any suffixed name a test case already has.
+  private struct UniqueNames {
+    /// Every name before duplicates are told apart.
+    let originals: Set<String>
+    private var claimed: Set<String> = []
+
+    init(originals: Set<String>) {
+      self.originals = originals
+    }
+
+    mutating func claim(_ name: String) -> String {
+      if claimed.insert(name).inserted { return name }
+      var number = 2
+      while true {
+        let candidate = "\(name) (\(number))"
+        if !originals.contains(candidate), claimed.insert(candidate).inserted { return candidate }
+        number += 1
+      }
+    }
+  }
+}

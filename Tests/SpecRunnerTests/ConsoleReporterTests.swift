@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+@testable import SpecRunner
+
+/// The console report, line for line.
+@Suite struct ConsoleReporterTests {
+  private let green = "\u{1B}[32m"
+  private let red = "\u{1B}[31m"
+  private let yellow = "\u{1B}[33m"
+  private let reset = "\u{1B}[0m"
+
+  private func output(_ run: RunResult, color: Bool = false) throws -> LineCollector {
+    let lines = LineCollector()
+    try run.replay(into: ConsoleReporter(color: color, sink: lines.append))
+    return lines
+  }
+
+  @Test func aPassingRun() throws {
+    #expect(
+      try output(ReporterFixtures.allPassing).text == """
+        specs/counter.yaml
+          ✓ Incrementing counts up (0.012s)
+
+        1 passed, 0 failed, 0 skipped
+        """)
+  }
+
+  @Test func everyOutcome() throws {
+    let lines = try output(ReporterFixtures.everyOutcome)
+    #expect(
+      lines.text == """
+        specs/counter.yaml
+          ✓ Incrementing counts up (0.012s)
+          ✗ Decrementing stops at zero (0.020s)
+            specs/counter.yaml:14:9: error: A state change does not match expectation: …
+                  - send: decrement
+                    ^
+
+                \u{2007} Counter.State(
+                −   count: 0
+                +   count: -1
+                \u{2007} )
+
+            (Expected: −, Actual: +)
+          - Resetting (skipped: not written yet)
+
+        specs/search.yaml
+          ✗ Searching for swift (1.500s)
+            specs/search.yaml:12:9: error: The worker stopped with signal 11 (SIGSEGV). It wrote:
+            Fatal error: Unexpectedly found nil while unwrapping an Optional value
+
+            Current stack trace:
+
+        specs/broken.yaml
+          ✗ specs/broken.yaml:1:10: error: unknown feature "Nope"; the registered features are Counter, RepositorySearch
+            feature: Nope
+                     ^
+
+        1 file could not run.
+        1 passed, 2 failed, 1 skipped
+        """)
+    #expect(!lines.text.utf8.contains(0x1B))
+    #expect(lines.lines.allSatisfy { !$0.hasSuffix(" ") && !$0.hasSuffix("\t") && !$0.contains("\n") })
+  }
+
+  @Test func severalFailuresTabsInTheSourceLineAndAFailureWithoutOne() throws {
+    let file = "specs/tabs.yaml"
+    let scenario = ScenarioResult(
+      id: ScenarioID(file: file, scenario: 0), name: "Name\nover two lines",
+      location: FileLocation(file: file, line: 2, column: 9), tags: [], outcome: .failed, duration: 1.0004,
+      failures: [
+        StepFailure(
+          location: FileLocation(file: file, line: 4, column: 12),
+          message: "Expected \"é\" here.   ", sourceLine: "\t- send:\t\"é\" # note   "),
+        StepFailure(location: FileLocation(file: file, line: 0, column: 0), message: "Unhandled effects: 1"),
+        StepFailure(
+          location: FileLocation(file: file, line: 9, column: 3), message: "Past the end of the line",
+          sourceLine: "ab"),
+      ])
+    let run = RunResult(suites: [SuiteResult(file: file, scenarios: [scenario])], duration: 2)
+    let lines = try output(run)
+    #expect(
+      lines.text == """
+        specs/tabs.yaml
+          ✗ Name over two lines (1.000s)
+            specs/tabs.yaml:4:12: error: Expected "é" here.
+            \t- send:\t"é" # note
+            \t       \t  ^
+
+            specs/tabs.yaml: error: Unhandled effects: 1
+
+            specs/tabs.yaml:9:3: error: Past the end of the line
+            ab
+              ^
+
+        0 passed, 1 failed, 0 skipped
+        """)
+  }
+
+  @Test func anInterruptedRun() throws {
+    var run = ReporterFixtures.allPassing
+    run.wasInterrupted = true
+    #expect(
+      try output(run).text == """
+        specs/counter.yaml
+          ✓ Incrementing counts up (0.012s)
+
+        The run was interrupted: these are the results of the scenarios that had finished.
+        1 passed, 0 failed, 0 skipped
+        """)
+  }
+
+  @Test func twoFilesThatCouldNotRunAndNothingElse() throws {
+    let other = SpecFileError(
+      file: "specs/empty.yaml", location: FileLocation(file: "specs/empty.yaml", line: 0, column: 0),
+      message: "The file is empty.")
+    let run = RunResult(
+      suites: [
+        SuiteResult(file: ReporterFixtures.brokenFile, errors: [ReporterFixtures.fileError]),
+        SuiteResult(file: "specs/empty.yaml", errors: [other]),
+      ], duration: 0.1, wasInterrupted: true)
+    #expect(
+      try output(run).text == """
+        specs/broken.yaml
+          ✗ specs/broken.yaml:1:10: error: unknown feature "Nope"; the registered features are Counter, RepositorySearch
+            feature: Nope
+                     ^
+
+        specs/empty.yaml
+          ✗ specs/empty.yaml: error: The file is empty.
+
+        2 files could not run.
+        The run was interrupted: these are the results of the scenarios that had finished.
+        0 passed, 0 failed, 0 skipped
+        """)
+  }
+
+  @Test func anEmptyRunPrintsOnlyTheSummary() throws {
+    #expect(try output(RunResult(suites: [], duration: 0)).lines == ["0 passed, 0 failed, 0 skipped"])
+  }
+
+  @Test func skippedWithoutAReason() throws {
+    var scenario = ReporterFixtures.skipped
+    scenario.skipReason = nil
+    let run = RunResult(suites: [SuiteResult(file: ReporterFixtures.counterFile, scenarios: [scenario])], duration: 0)
+    #expect(
+      try output(run).text == """
+        specs/counter.yaml
+          - Resetting (skipped)
+
+        0 passed, 0 failed, 1 skipped
+        """)
+  }
+
+  @Test func inColour() throws {
+    let run = RunResult(
+      suites: [
+        SuiteResult(
+          file: ReporterFixtures.counterFile, feature: "Counter",
+          scenarios: [ReporterFixtures.passing, ReporterFixtures.failing, ReporterFixtures.skipped]),
+        SuiteResult(file: ReporterFixtures.brokenFile, errors: [ReporterFixtures.fileError]),
+      ], duration: 1)
+    #expect(
+      try output(run, color: true).text == """
+        specs/counter.yaml
+          \(green)✓\(reset) Incrementing counts up (0.012s)
+          \(red)✗\(reset) Decrementing stops at zero (0.020s)
+            specs/counter.yaml:14:9: \(red)error:\(reset) A state change does not match expectation: …
+                  - send: decrement
+                    ^
+
+                \u{2007} Counter.State(
+                \(red)−   count: 0\(reset)
+                \(green)+   count: -1\(reset)
+                \u{2007} )
+
+            (Expected: −, Actual: +)
+          \(yellow)- Resetting (skipped: not written yet)\(reset)
+
+        specs/broken.yaml
+          \(red)✗\(reset) specs/broken.yaml:1:10: \(red)error:\(reset) unknown feature "Nope"; the registered features are Counter, RepositorySearch
+            feature: Nope
+                     ^
+
+        \(red)1 file could not run.\(reset)
+        \(red)1 passed, 1 failed, 1 skipped\(reset)
+        """)
+  }
+
+  @Test func aSuccessfulSummaryInColourIsGreen() throws {
+    var run = ReporterFixtures.allPassing
+    #expect(try output(run, color: true).lines.last == "\(green)1 passed, 0 failed, 0 skipped\(reset)")
+    run.wasInterrupted = true
+    #expect(
+      try output(run, color: true).lines.suffix(2) == [
+        "\(yellow)The run was interrupted: these are the results of the scenarios that had finished.\(reset)",
+        "\(red)1 passed, 0 failed, 0 skipped\(reset)",
+      ])
+  }
+
+  @Test(
+    arguments: [
+      // mode, is a terminal, environment, colour
+      (ColorMode.auto, true, [:], true),
+      (.auto, false, [:], false),
+      (.auto, true, ["NO_COLOR": "1"], false),
+      (.auto, true, ["NO_COLOR": "anything"], false),
+      (.auto, true, ["NO_COLOR": ""], true),
+      (.auto, true, ["TERM": "dumb"], false),
+      (.auto, true, ["TERM": "xterm-256color"], true),
+      (.always, false, [:], true),
+      (.always, false, ["NO_COLOR": "1"], true),
+      (.never, true, [:], false),
+      (.never, true, ["NO_COLOR": ""], false),
+    ] as [(ColorMode, Bool, [String: String], Bool)])
+  func whetherToUseColour(mode: ColorMode, isTerminal: Bool, environment: [String: String], expected: Bool) {
+    #expect(ConsoleReporter.shouldUseColor(mode: mode, isTerminal: isTerminal, environment: environment) == expected)
+  }
+
+  @Test func noColorMeansNotASingleEscapeByte() throws {
+    let color = ConsoleReporter.shouldUseColor(mode: .auto, isTerminal: true, environment: ["NO_COLOR": "1"])
+    let lines = try output(ReporterFixtures.everyOutcome, color: color)
+    #expect(!lines.text.unicodeScalars.contains("\u{1B}"))
+  }
+
+  @Test func colorModesAreTheFlagsValues() {
+    #expect(ColorMode.allCases.map(\.rawValue) == ["auto", "always", "never"])
+  }
+}
