@@ -209,7 +209,7 @@ import Testing
       (.auto, true, ["TERM": "dumb"], false),
       (.auto, true, ["TERM": "xterm-256color"], true),
       (.always, false, [:], true),
-      (.always, false, ["NO_COLOR": "1"], true),
+      (.always, false, ["NO_COLOR": "1"], false),
       (.never, true, [:], false),
       (.never, true, ["NO_COLOR": ""], false),
     ] as [(ColorMode, Bool, [String: String], Bool)])

@@ -12,9 +12,10 @@ extension ConsoleReporter {
   /// Whether the console report should be coloured.
   ///
   /// - `never`: no colour.
-  /// - `always`: colour, whatever the environment says. This follows no-color.org, which
-  ///   asks programs to honour `NO_COLOR` by default and lets an explicit per-invocation
-  ///   choice such as `--color always` override it: the user who types it wants colour.
+  /// - `always`: colour even when the output is not a terminal (a CI log that shows ANSI
+  ///   colours), but never when `NO_COLOR` is set: the spec format promises "never with
+  ///   `NO_COLOR`", so a machine or person that sets it is never overruled by a flag
+  ///   hidden in a script.
   /// - `auto` (the default): colour only when the output is a terminal, `NO_COLOR` is
   ///   unset or empty (any non-empty value disables colour, per no-color.org), and `TERM`
   ///   is not `dumb`.
@@ -25,12 +26,11 @@ extension ConsoleReporter {
   ///   environment: ProcessInfo.processInfo.environment)
   /// ```
   public static func shouldUseColor(mode: ColorMode, isTerminal: Bool, environment: [String: String]) -> Bool {
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     switch mode {
     case .never: return false
-    case .always: return true
-    case .auto:
-      let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-      return isTerminal && !noColor && environment["TERM"] != "dumb"
+    case .always: return !noColor
+    case .auto: return isTerminal && !noColor && environment["TERM"] != "dumb"
     }
   }
 }
