@@ -14,7 +14,10 @@ public final class SpecEngine: ScenarioEngine {
   /// The registered features, by name.
   public let features: [String: Feature]
   private let featureNames: [String]
-  private var cache: [String: Compiled] = [:]
+  /// The files read most recently, newest last: a worker runs a file's scenarios one after
+  /// another, so a few suffice, and memory stays flat however many files a run has.
+  private var cache: [(path: String, compiled: Compiled)] = []
+  private static let cacheSize = 4
 
   /// One file, read and bound to its feature.
   private struct Compiled {
@@ -72,9 +75,10 @@ public final class SpecEngine: ScenarioEngine {
   // MARK: - Loading
 
   private func compiled(_ path: String) -> Compiled {
-    if let cached = cache[path] { return cached }
+    if let index = cache.lastIndex(where: { $0.path == path }) { return cache[index].compiled }
     let compiled = compile(path)
-    cache[path] = compiled
+    cache.append((path, compiled))
+    if cache.count > Self.cacheSize { cache.removeFirst() }
     return compiled
   }
 
