@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "ReducerCore", targets: ["ReducerCore"]),
     .library(name: "SpecRunner", targets: ["SpecRunner"]),
+    .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
@@ -46,6 +47,15 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .target(
+      name: "ExampleFeatures",
+      dependencies: [
+        "ReducerCore",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "DependenciesMacros", package: "swift-dependencies"),
+      ]
+    ),
     .testTarget(
       name: "ReducerCoreTests",
       dependencies: [
@@ -64,6 +74,16 @@ let package = Package(
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "ExampleFeaturesTests",
+      dependencies: [
+        "ExampleFeatures",
+        "ReducerCore",
+        // Without it, an issue that IssueReporting reports under Swift Testing on Linux is
+        // only printed, and a failing TestStore step would not fail its test.
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
   ]

@@ -1,0 +1,37 @@
+import Foundation
+import ReducerCore
+
+// MARK: - Error messages
+
+/// The message of an error, as ``TaskResult`` compares and encodes it: a `TaskFailure`'s
+/// message, or the error's `localizedDescription`.
+///
+/// Features put this text into their state, so a test or a spec states a failure and the
+/// state it leads to with the same words.
+func message(of error: any Error) -> String {
+  (error as? TaskFailure)?.message ?? error.localizedDescription
+}
+
+/// An error of the demo live clients, which answer from memory: no network is used.
+struct DemoError: LocalizedError, Equatable, Sendable {
+  var message: String
+
+  init(_ message: String) {
+    self.message = message
+  }
+
+  var errorDescription: String? { message }
+}
+
+// MARK: - Lenient state decoding
+
+extension KeyedDecodingContainer {
+  /// The value for `key`, or `defaultValue` when the key is absent.
+  ///
+  /// A feature's `State` decodes with this, so a spec or a fixture writes only the fields
+  /// that differ from `State()` (as in `self: { newGame: { xPlayerName: Blob } }`). Unknown
+  /// keys are still the decoder's to reject.
+  func decode<T: Decodable>(_ key: Key, default defaultValue: @autoclosure () -> T) throws -> T {
+    try decodeIfPresent(T.self, forKey: key) ?? defaultValue()
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import IssueReporting
+import Testing
+
+// MARK: - Errors
+
+/// An error with a message, as a failing endpoint throws it.
+struct TestError: LocalizedError, Equatable {
+  var message: String
+
+  init(_ message: String) {
+    self.message = message
+  }
+
+  var errorDescription: String? { message }
+}
+
+// MARK: - Issues
+
+/// Collects the issues reported while it is installed, instead of failing the test, so a
+/// test can assert an issue that it expects, word for word.
+final class IssueCollector: IssueReporter, @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [String] = []
+
+  var messages: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return items
+  }
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?, severity: IssueSeverity, fileID: StaticString, filePath: StaticString,
+    line: UInt, column: UInt
+  ) {
+    let text = message() ?? ""
+    lock.lock()
+    items.append(text)
+    lock.unlock()
+  }
+}
+
+/// Runs `body` with the issues it reports collected, and returns their messages.
+///
+/// Create the store inside `body`, so that its end-of-test checks are collected too.
+@MainActor
+func collectIssues(_ body: @MainActor () async -> Void) async -> [String] {
+  let collector = IssueCollector()
+  await withIssueReporters([collector]) {
+    await body()
+  }
+  return collector.messages
+}
+
+// MARK: - JSON
+
+/// The JSON of a value, keys sorted, slashes unescaped, dates in ISO 8601.
+func json<T: Encodable>(_ value: T) throws -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  encoder.dateEncodingStrategy = .iso8601
+  return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+/// A value decoded from JSON, dates in ISO 8601.
+func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+  let decoder = JSONDecoder()
+  decoder.dateDecodingStrategy = .iso8601
+  return try decoder.decode(type, from: Data(text.utf8))
+}
+
+/// Expects `value` to encode to `expected` (when given) and to decode back to itself.
+func expectRoundTrip<T: Codable & Equatable>(
+  _ value: T, json expected: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  let text = try json(value)
+  if let expected {
+    #expect(text == expected, sourceLocation: sourceLocation)
+  }
+  #expect(try decode(T.self, from: text) == value, sourceLocation: sourceLocation)
+}
