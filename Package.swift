@@ -56,6 +56,10 @@ let package = Package(
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
       ]
     ),
+    .executableTarget(
+      name: "reducer-spec",
+      dependencies: ["ExampleFeatures", "SpecRunner"]
+    ),
     .testTarget(
       name: "ReducerCoreTests",
       dependencies: [

@@ -1,0 +1,52 @@
+import ExampleFeatures
+import SpecRunner
+
+/// The five example features, each with a stub for every dependency it uses.
+let exampleFeatures: [Feature] = [
+  Feature(
+    "Counter", initialState: Counter.State(),
+    stubs: [
+      .value("generateRandom", as: Int.self) { dependencies, next in
+        dependencies.generateRandom.generateRandomInt = { _ in next() }
+      }
+    ]
+  ) {
+    Counter()
+  },
+  Feature(
+    "RepositorySearch", initialState: RepositorySearch.State(),
+    stubs: [
+      .endpoint("repositoryClient.fetchRepositories", \.repositoryClient.fetchRepositories)
+    ]
+  ) {
+    RepositorySearch()
+  },
+  Feature(
+    "WeatherSearch", initialState: WeatherSearch.State(),
+    stubs: [
+      .endpoint("weatherClient.searchLocation", \.weatherClient.searchLocation),
+      .endpoint("weatherClient.weather", \.weatherClient.weather),
+    ]
+  ) {
+    WeatherSearch()
+  },
+  Feature(
+    "TicTacToe", initialState: TicTacToe.State(),
+    stubs: [
+      .endpoint("authenticationClient.login", \.authenticationClient.login)
+    ]
+  ) {
+    TicTacToe()
+  },
+  Feature(
+    "Archive", initialState: Archive.State(),
+    stubs: [
+      .endpoint("archiveClient.fetch", \.archiveClient.fetch),
+      .endpoint("storedArchive.storedIds", \.storedArchive.storedIds),
+      .endpoint("storedArchive.add", \.storedArchive.add),
+      .endpoint("storedArchive.remove", \.storedArchive.remove),
+    ]
+  ) {
+    Archive()
+  },
+]
