@@ -70,10 +70,23 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // Features for the runner's tests, and the executable that registers them.
+    .target(
+      name: "SpecFixtures",
+      dependencies: [
+        "ReducerCore",
+        "SpecRunner",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ],
+      path: "Tests/SpecFixtures"
+    ),
     .testTarget(
       name: "SpecRunnerTests",
       dependencies: [
         "SpecRunner",
+        "SpecFixtures",
         "ReducerCore",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Dependencies", package: "swift-dependencies"),
