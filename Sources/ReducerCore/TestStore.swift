@@ -255,6 +255,24 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    await receive(
+      isMatching, expecting: "an action matching the predicate", timeout: timeout,
+      assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Asserts that the next action an effect sent satisfies a predicate, which failure
+  /// messages name with `expectation`: `receive({ … }, expecting: "an action in the case
+  /// .response.failure")` fails with "(Expected an action in the case .response.failure.)".
+  public func receive(
+    _ isMatching: (_ action: Action) -> Bool,
+    expecting expectation: String,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
       matching: isMatching,
@@ -264,10 +282,10 @@ public final class TestStore<State: Equatable, Action> {
 
             \(describeAction(actual).indent(by: 4).dropFirst(4))
 
-        (Expected an action matching the predicate.)
+        (Expected \(expectation).)
         """
       },
-      expectedDescription: "an action matching the predicate",
+      expectedDescription: expectation,
       timeout: timeout, assert: updateStateToExpectedResult, at: location)
   }
 

@@ -157,3 +157,34 @@ import Testing
     #expect(run.results.first?.outcome == .passed, "\(run.loaded.errors)")
   }
 }
+
+extension SpecRuntimeTests {
+  @Test func aCasePathThatDoesNotMatchNamesTheCase() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      dependencies:
+        searchClient.search: { returns: [] }
+        searchClient.log: { returns: null }
+      scenarios:
+        - name: expects a failure
+          steps:
+            - send: { search: x }
+              state: { query: x, isLoading: true }
+            - receive: .response.failure
+              state: { isLoading: false }
+            - receive: logged
+      """)
+    #expect(
+      failures(run.results.first, in: run.file) == [
+        """
+        spec.yaml:10:9: Received unexpected action: …
+
+            Tally.Action.response(
+              .success([])
+            )
+
+        (Expected an action in the case .response.failure.)
+        """
+      ])
+  }
+}

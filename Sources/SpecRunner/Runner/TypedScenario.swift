@@ -247,8 +247,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           action, timeout: timeout, assert: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
       case .receiveCase(let path, let state, let timeout):
         await store.receive(
-          { Self.action($0, isIn: path[...]) }, timeout: timeout, assert: expecting(state), fileID: fileID,
-          filePath: fileID, line: line, column: column)
+          { Self.action($0, isIn: path[...]) }, expecting: "an action in the case .\(path.joined(separator: "."))",
+          timeout: timeout, assert: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
       case .advance(let duration):
         await testClock?.advance(by: duration)
       case .dependencies(let entries):
