@@ -16,6 +16,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
   ],
   targets: [
     .systemLibrary(
@@ -36,7 +37,10 @@ let package = Package(
     ),
     .target(
       name: "SpecRunner",
-      dependencies: ["CYAML"]
+      dependencies: [
+        "CYAML",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .testTarget(
       name: "ReducerCoreTests",
