@@ -52,6 +52,17 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // A test-only executable: the command with a fake engine, for EndToEndTests.
+    .executableTarget(
+      name: "reducer-spec-pool-fixture",
+      dependencies: ["SpecRunner"],
+      path: "Tests/PoolFixture"
+    ),
+    .testTarget(
+      name: "EndToEndTests",
+      // Built before the tests run them; not imported.
+      dependencies: ["reducer-spec-pool-fixture"]
+    ),
     .testTarget(
       name: "SpecRunnerTests",
       dependencies: [

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Runs the built `reducer-spec-pool-fixture` (the command with a fake engine; see
+/// Tests/PoolFixture/main.swift) from the package's root, so that paths print as
+/// `Tests/Fixtures/pool/…`.
+enum PoolFixture {
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The build products directory: where the test binary is, next to the executables.
+  static var productsDirectory: URL {
+    #if os(macOS)
+      for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent()
+      }
+    #endif
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent()
+  }
+
+  static var executable: URL { productsDirectory.appendingPathComponent("reducer-spec-pool-fixture") }
+
+  /// What a finished run printed, and its exit status.
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    /// Wall-clock seconds.
+    var duration: Double
+
+    /// Standard output with every `(1.234s)` written as `(TIME)`.
+    var output: String { normalized(stdout) }
+  }
+
+  /// Variables of the environment that would change what the command does.
+  static let controlledVariables = [
+    "TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX", "TEST_SHARD_STATUS_FILE", "XML_OUTPUT_FILE", "TESTBRIDGE_TEST_ONLY",
+    "GITHUB_ACTIONS", "NO_COLOR", "SWIFT_BACKTRACE",
+  ]
+
+  static func process(_ arguments: [String], environment: [String: String] = [:]) -> Process {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    var inherited = ProcessInfo.processInfo.environment
+    for name in controlledVariables { inherited[name] = nil }
+    process.environment = inherited.merging(environment) { $1 }
+    return process
+  }
+
+  /// Runs the fixture to its end.
+  static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    let process = process(arguments, environment: environment)
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    let started = Date()
+    try process.run()
+    let errors = Collected()
+    let reader = Thread { errors.append(stderr.fileHandleForReading.readDataToEndOfFile()) }
+    reader.start()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errors.isDone { usleep(1000) }
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+      stderr: errors.text, duration: Date().timeIntervalSince(started))
+  }
+
+  /// `(0.206s)` → `(TIME)`, the line of a Swift fatal error → `LINE`, and the addresses
+  /// of a stack trace → `0xADDRESS`.
+  static func normalized(_ text: String) -> String {
+    text.replacing(#/\(\d+(\.\d+)?s\)/#, with: "(TIME)")
+      .replacing(#/main\.swift:\d+:/#, with: "main.swift:LINE:")
+      .replacing(#/0x[0-9a-f]+/#, with: "0xADDRESS")
+  }
+}
+
+/// Bytes that a reader thread collects.
+final class Collected: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+  private var done = false
+
+  func append(_ more: Data, done isDone: Bool = true) {
+    lock.withLock {
+      data.append(more)
+      if isDone { done = true }
+    }
+  }
+
+  var isDone: Bool { lock.withLock { done } }
+  var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
