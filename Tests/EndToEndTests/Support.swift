@@ -70,6 +70,23 @@ enum PoolFixture {
       stderr: errors.text, duration: Date().timeIntervalSince(started))
   }
 
+  #if os(Linux)
+    /// The child processes of `pid` (its workers).
+    static func children(of pid: Int32) -> [Int32] {
+      let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+      return text.split(separator: " ").compactMap { Int32($0) }
+    }
+
+    /// The signals that process `pid` ignores, from `SigIgn` in /proc/PID/status.
+    static func ignoredSignals(of pid: Int32) -> Set<Int32> {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }),
+        let mask = UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+      else { return [] }
+      return Set((1...64).filter { mask & (1 << UInt64($0 - 1)) != 0 }.map { Int32($0) })
+    }
+  #endif
+
   /// `(0.206s)` → `(TIME)`, the line of a Swift fatal error → `LINE`, and the addresses
   /// of a stack trace → `0xADDRESS`.
   static func normalized(_ text: String) -> String {

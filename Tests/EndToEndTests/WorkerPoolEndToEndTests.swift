@@ -34,10 +34,12 @@ import Testing
 
         """)
     // What a scenario writes, to standard error or (in a worker) to standard output, goes to
-    // the command's standard error, in run order, and never into the report.
+    // the command's standard error, in run order, under its name, and never into the report.
     #expect(
       run.stderr == """
+        ── output of Tests/Fixtures/pool/basic/b.yml › writes-stderr and passes ──
         a line on standard error from 'writes-stderr and passes'
+        ── output of Tests/Fixtures/pool/basic/b.yml › prints and passes ──
         a line printed to standard output by 'prints and passes'
 
         """)
@@ -72,6 +74,11 @@ import Testing
 
         """)
     // The whole of what the crashed worker wrote is forwarded, stack trace included.
+    #expect(
+      run.stderr.hasPrefix("""
+        ── output of Tests/Fixtures/pool/crash/crash.yaml › traps in the second step ──
+        about to trap
+        """))
     #expect(run.stderr.contains("Fatal error: the scenario traps on purpose\nCurrent stack trace:"))
   }
 
@@ -220,8 +227,19 @@ import Testing
     // Wait until the two scenarios before the hanging one were reported, then press Ctrl-C.
     while !output.text.contains("passes two"), Date().timeIntervalSince(started) < 30 { usleep(10_000) }
     usleep(200_000)  // The hanging scenario is now running.
+    #if os(Linux)
+      // Its one worker ignores SIGINT: a Ctrl-C that reaches the whole process group is
+      // handled by the command alone.
+      let workers = PoolFixture.children(of: process.processIdentifier)
+      #expect(workers.count == 1)
+      for worker in workers { #expect(PoolFixture.ignoredSignals(of: worker).contains(SIGINT)) }
+    #endif
     process.interrupt()
     process.waitUntilExit()
+    #if os(Linux)
+      // The command killed and reaped its worker before it exited.
+      for worker in workers { #expect(kill(worker, 0) == -1 && errno == ESRCH) }
+    #endif
     stdout.fileHandleForReading.readabilityHandler = nil
     output.append(stdout.fileHandleForReading.readDataToEndOfFile(), done: false)
     let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

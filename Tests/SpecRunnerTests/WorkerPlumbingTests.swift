@@ -68,7 +68,7 @@ import Testing
     var forwarded: [String] = []
     var delivery = OrderedDelivery(
       events: [.scenario(0), .fileFailed(broken), .scenario(1), .scenario(2), .scenario(3)],
-      scenarios: scenarios, reporters: [reporter], forwardOutput: { forwarded.append(String(decoding: $0, as: UTF8.self)) })
+      scenarios: scenarios, reporters: [reporter], forwardOutput: { forwarded.append("\($0.name): " + String(decoding: $1, as: UTF8.self)) })
     delivery.start()
     #expect(reporter.events == [])
     delivery.record(2, result(scenarios[2]), output: Array("two\n".utf8))
@@ -79,7 +79,7 @@ import Testing
       reporter.events == [
         "started s0", "finished s0", "file failed b.yaml:2:1", "started s1", "finished s1", "started s2", "finished s2",
       ])
-    #expect(forwarded == ["zero\n", "two\n"])
+    #expect(forwarded == ["s0: zero\n", "s2: two\n"])
     delivery.finish()  // s3 never finished: left out.
     #expect(reporter.events.count == 7)
     #expect(delivery.delivered.map(\.name) == ["s0", "s1", "s2"])
@@ -89,10 +89,16 @@ import Testing
     let scenarios = plannedScenarios(3)
     let reporter = RecordingReporter()
     var delivery = OrderedDelivery(
-      events: [.scenario(0), .scenario(1), .scenario(2)], scenarios: scenarios, reporters: [reporter], forwardOutput: { _ in })
+      events: [.scenario(0), .scenario(1), .scenario(2)], scenarios: scenarios, reporters: [reporter], forwardOutput: { _, _ in })
     delivery.record(2, result(scenarios[2]), output: [])
     delivery.finish()
     #expect(reporter.events == ["started s2", "finished s2"])
+  }
+
+  @MainActor @Test func forwardedOutputNamesItsScenario() {
+    let scenario = plannedScenarios(1)[0]
+    #expect(SpecRun.forwardedOutput(of: scenario, Array("one\ntwo".utf8)) == "── output of specs/f0.yaml › s0 ──\none\ntwo\n")
+    #expect(SpecRun.forwardedOutput(of: scenario, Array("one\n".utf8)) == "── output of specs/f0.yaml › s0 ──\none\n")
   }
 
   private func result(_ scenario: PlannedScenario) -> ScenarioResult {

@@ -13,9 +13,9 @@ struct OrderedDelivery {
   private let events: [Event]
   private let scenarios: [PlannedScenario]
   private let reporters: [any RunReporter]
-  /// Called with what a scenario's worker wrote to standard error, just before the
-  /// scenario is delivered.
-  private let forwardOutput: ([UInt8]) -> Void
+  /// Called with what a scenario's worker wrote to standard error (when it wrote
+  /// something), just before the scenario is delivered.
+  private let forwardOutput: (PlannedScenario, [UInt8]) -> Void
   private var nextEvent = 0
   private var waiting: [Int: (result: ScenarioResult, output: [UInt8])] = [:]
   /// The results delivered, in run order.
@@ -23,7 +23,7 @@ struct OrderedDelivery {
 
   init(
     events: [Event], scenarios: [PlannedScenario], reporters: [any RunReporter],
-    forwardOutput: @escaping ([UInt8]) -> Void
+    forwardOutput: @escaping (PlannedScenario, [UInt8]) -> Void
   ) {
     self.events = events
     self.scenarios = scenarios
@@ -51,7 +51,7 @@ struct OrderedDelivery {
         for reporter in reporters { reporter.fileFailed(error) }
       case .scenario(let index):
         if let (result, output) = waiting.removeValue(forKey: index) {
-          if !output.isEmpty { forwardOutput(output) }
+          if !output.isEmpty { forwardOutput(scenarios[index], output) }
           for reporter in reporters {
             reporter.scenarioStarted(scenarios[index])
             reporter.scenarioFinished(result)

@@ -64,8 +64,8 @@ struct SpecRun {
       events += (byFile.removeValue(forKey: file.file) ?? []).map { .scenario($0) }
     }
     events += byFile.values.joined().sorted().map { .scenario($0) }  // Named unlike their file.
-    var delivery = OrderedDelivery(events: events, scenarios: scenarios, reporters: reporters) { bytes in
-      try? FileHandle.standardError.write(contentsOf: bytes)
+    var delivery = OrderedDelivery(events: events, scenarios: scenarios, reporters: reporters) { scenario, bytes in
+      errorOutput(Self.forwardedOutput(of: scenario, bytes))
     }
     delivery.start()
 
@@ -99,6 +99,14 @@ struct SpecRun {
     }
     if case .interrupted(let signal) = ending { return 128 + signal }
     return status
+  }
+
+  /// What a scenario's worker wrote to standard error, under a line that names the
+  /// scenario, ending with a line break.
+  static func forwardedOutput(of scenario: PlannedScenario, _ bytes: [UInt8]) -> String {
+    var text = String(decoding: bytes, as: UTF8.self)
+    if !text.hasSuffix("\n") { text += "\n" }
+    return "── output of \(scenario.qualifiedName) ──\n" + text
   }
 
   /// One suite per file that has a reported error or a delivered result, in file order.
