@@ -17,6 +17,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
   ],
   targets: [
     .systemLibrary(
@@ -40,6 +41,7 @@ let package = Package(
       dependencies: [
         "CYAML",
         "ReducerCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
@@ -81,6 +83,22 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
       path: "Tests/SpecFixtures"
+    ),
+    .executableTarget(
+      name: "reducer-spec-fixtures",
+      dependencies: ["SpecFixtures", "SpecRunner"],
+      path: "Tests/FixtureRunner"
+    ),
+    // A test-only executable: the command with a fake engine, for EndToEndTests.
+    .executableTarget(
+      name: "reducer-spec-pool-fixture",
+      dependencies: ["SpecRunner"],
+      path: "Tests/PoolFixture"
+    ),
+    .testTarget(
+      name: "EndToEndTests",
+      // Built before the tests run them; not imported.
+      dependencies: ["reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture"]
     ),
     .testTarget(
       name: "SpecRunnerTests",

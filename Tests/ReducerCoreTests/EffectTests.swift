@@ -10,6 +10,30 @@ private struct EffectsFailure: Error, Equatable {
   var message: String
 }
 
+/// Holds an effect until the test opens it.
+final class WorkGate: Sendable {
+  private let stream: AsyncStream<Void>
+  private let continuation: AsyncStream<Void>.Continuation
+
+  init() {
+    (stream, continuation) = AsyncStream.makeStream()
+  }
+
+  func open() { continuation.finish() }
+  func wait() async { for await _ in stream {} }
+}
+
+extension DependencyValues {
+  fileprivate var workGate: WorkGate {
+    get { self[WorkGateKey.self] }
+    set { self[WorkGateKey.self] = newValue }
+  }
+}
+
+private enum WorkGateKey: DependencyKey {
+  static let liveValue = WorkGate()
+}
+
 /// One action per kind of effect; every effect that ends up sending writes to `log`.
 private struct EffectsFeature: Reducer {
   struct State: Equatable {
@@ -37,6 +61,7 @@ private struct EffectsFeature: Reducer {
 
   enum CancelID: Hashable, Sendable { case timer, job, search }
 
+  @Dependency(\.workGate) var workGate
   @Dependency(\.continuousClock) var clock
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -121,10 +146,11 @@ private struct EffectsFeature: Reducer {
       }
 
     case .work:
-      // Real time, not a clock: shows that `finish` waits for the effect. Long enough that a
-      // loaded machine cannot finish it before the test looks at the effects in flight.
-      return .run { send in
-        try await Task.sleep(for: .seconds(1))
+      // Held until the test opens its gate, not by a clock: shows that `finish` waits for
+      // the effect, whatever the machine's load (a real-time sleep could end before the test
+      // looked, when parallel tests keep the main executor busy).
+      return .run { [workGate] send in
+        await workGate.wait()
         await send(.logged("worked"))
       }
 
@@ -573,10 +599,14 @@ private func expectNoIssues(
 
   @Test func testStoreTaskFinishWaitsForTheEffect() async {
     await expectNoIssues {
-      let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() }
+      let gate = WorkGate()
+      let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() } withDependencies: {
+        $0.workGate = gate
+      }
       let task = await store.send(.work)
       #expect(store.state.log == [])
       #expect(store.effectsInFlight.count == 1)
+      gate.open()
       await task.finish(timeout: .seconds(10))
       #expect(store.effectsInFlight.isEmpty)
       #expect(store.state.log == ["worked"])
@@ -587,9 +617,13 @@ private func expectNoIssues(
   @Test
   func testStoreTaskIsNotCancelledWhenItsEffectFinishesOnItsOwn() async {
     await expectNoIssues {
-      let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() }
+      let gate = WorkGate()
+      let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() } withDependencies: {
+        $0.workGate = gate
+      }
       let task = await store.send(.work)
       #expect(!task.isCancelled)
+      gate.open()
       await task.finish(timeout: .seconds(10))
       #expect(!task.isCancelled)
       await store.receive(.logged("worked")) { $0.log = ["worked"] }
@@ -598,9 +632,13 @@ private func expectNoIssues(
 
   @Test func storeFinishWaitsForEveryEffect() async {
     await expectNoIssues {
-      let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() }
+      let gate = WorkGate()
+      let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() } withDependencies: {
+        $0.workGate = gate
+      }
       await store.send(.work)
       #expect(store.effectsInFlight.count == 1)
+      gate.open()
       await store.finish(timeout: .seconds(10))
       #expect(store.effectsInFlight.isEmpty)
       #expect(store.state.log == ["worked"])

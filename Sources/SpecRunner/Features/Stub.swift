@@ -353,7 +353,7 @@ private final class Endpoint<Input: Decodable & Equatable & Sendable, Output: De
     }
     var after: Duration?
     if let node = mapping["after"] {
-      guard let text = node.scalar?.value, !node.isStringOnly, let duration = SpecDuration.parse(text) else {
+      guard let text = node.scalar?.value, !node.isStringOnly, let duration = DurationText.parse(text) else {
         throw YAMLError(
           "expected a duration (`300ms`, `1.5s`, `2m`, or a number of seconds) for `after`, found \(node.foundDescription)",
           at: node)

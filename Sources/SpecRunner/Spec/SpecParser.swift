@@ -284,7 +284,7 @@ struct SpecParser {
   }
 
   private mutating func duration(_ node: YAMLNode, for key: String) -> Duration? {
-    guard let scalar = node.scalar, !node.isStringOnly, let duration = SpecDuration.parse(scalar.value) else {
+    guard let scalar = node.scalar, !node.isStringOnly, let duration = DurationText.parse(scalar.value) else {
       fail(
         "expected a duration (`300ms`, `1.5s`, `2m`, or a number of seconds) for `\(key)`, found \(node.foundDescription)",
         at: node)

@@ -1,0 +1,67 @@
+/// Hands a run's events to its reporters in run order, whatever order the workers finish
+/// in: a file's errors where the file stands, each scenario once every event before it
+/// was delivered. Results that arrive early wait in a buffer.
+@MainActor
+struct OrderedDelivery {
+  /// One event of the run, in run order.
+  enum Event {
+    case fileFailed(SpecFileError)
+    /// The scenario at this index of the plan.
+    case scenario(Int)
+  }
+
+  private let events: [Event]
+  private let scenarios: [PlannedScenario]
+  private let reporters: [any RunReporter]
+  /// Called with what a scenario's worker wrote to standard error (when it wrote
+  /// something), just before the scenario is delivered.
+  private let forwardOutput: (PlannedScenario, [UInt8]) -> Void
+  private var nextEvent = 0
+  private var waiting: [Int: (result: ScenarioResult, output: [UInt8])] = [:]
+  /// The results delivered, in run order.
+  private(set) var delivered: [ScenarioResult] = []
+
+  init(
+    events: [Event], scenarios: [PlannedScenario], reporters: [any RunReporter],
+    forwardOutput: @escaping (PlannedScenario, [UInt8]) -> Void
+  ) {
+    self.events = events
+    self.scenarios = scenarios
+    self.reporters = reporters
+    self.forwardOutput = forwardOutput
+  }
+
+  /// Delivers the events that wait for nothing (file errors before the first scenario).
+  mutating func start() { advance(skippingUnfinished: false) }
+
+  /// Records a result and delivers every event it unblocks.
+  mutating func record(_ index: Int, _ result: ScenarioResult, output: [UInt8]) {
+    waiting[index] = (result, output)
+    advance(skippingUnfinished: false)
+  }
+
+  /// Delivers the rest of the events, leaving out the scenarios that have no result (the
+  /// run stopped before they finished).
+  mutating func finish() { advance(skippingUnfinished: true) }
+
+  private mutating func advance(skippingUnfinished: Bool) {
+    while nextEvent < events.count {
+      switch events[nextEvent] {
+      case .fileFailed(let error):
+        for reporter in reporters { reporter.fileFailed(error) }
+      case .scenario(let index):
+        if let (result, output) = waiting.removeValue(forKey: index) {
+          if !output.isEmpty { forwardOutput(scenarios[index], output) }
+          for reporter in reporters {
+            reporter.scenarioStarted(scenarios[index])
+            reporter.scenarioFinished(result)
+          }
+          delivered.append(result)
+        } else if !skippingUnfinished {
+          return
+        }
+      }
+      nextEvent += 1
+    }
+  }
+}

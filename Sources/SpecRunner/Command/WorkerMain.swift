@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+
+/// The worker side of the pool: reads ``WorkerRequest``s from standard input, runs each
+/// scenario on this process's engine, and answers on standard output (see
+/// `WorkerProtocol.swift`).
+enum WorkerMain {
+  /// Serves requests until standard input ends; returns the exit status.
+  @MainActor
+  static func serve(engine: any ScenarioEngine) async -> Int32 {
+    prepareProcess()
+    let channel = duplicateStandardOutput()
+    var lines = LineBuffer()
+    var loaded: Set<String> = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let decoder = JSONDecoder()
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return 0 }
+      for line in lines.append(buffer[..<count]) {
+        guard let request = try? decoder.decode(WorkerRequest.self, from: Data(line)) else {
+          fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
+          return 2
+        }
+        if loaded.insert(request.id.file).inserted {
+          _ = engine.load(files: [request.id.file])
+        }
+        let result = await engine.run(request.id, timeout: .seconds(request.timeout)) { location in
+          send(.step(location), to: channel)
+        }
+        fflush(stdout)
+        send(.result(result), to: channel)
+      }
+    }
+  }
+
+  /// Ignores `SIGINT` (the parent alone handles Ctrl-C) and exits if the parent dies.
+  private static func prepareProcess() {
+    signal(SIGINT, SIG_IGN)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    sigaddset(&unblocked, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+
+    // A worker whose parent was killed outright must not hang on forever: when the parent
+    // changes (the worker is adopted), exit.
+    let parent = getppid()
+    Thread.detachNewThread {
+      while true {
+        sleep(1)
+        if getppid() != parent { _exit(3) }
+      }
+    }
+  }
+
+  /// Moves the protocol to a descriptor of its own and points standard output at standard
+  /// error, so that whatever a reducer prints cannot break the protocol: it is captured
+  /// with the worker's standard error instead.
+  private static func duplicateStandardOutput() -> Int32 {
+    fflush(stdout)
+    let channel = dup(1)
+    _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
+    dup2(2, 1)
+    setvbuf(stdout, nil, _IOLBF, 0)
+    return channel
+  }
+
+  private static func send(_ message: WorkerMessage, to channel: Int32) {
+    let bytes = encodeLine(message)
+    let sent = bytes.withUnsafeBytes { writeAll(channel, $0) }
+    if !sent { _exit(4) }  // The parent is gone.
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Runs the built `reducer-spec-pool-fixture` (the command with a fake engine; see
+/// Tests/PoolFixture/main.swift) from the package's root, so that paths print as
+/// `Tests/Fixtures/pool/…`.
+enum PoolFixture {
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The build products directory: where the test binary is, next to the executables.
+  static var productsDirectory: URL {
+    #if os(macOS)
+      for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent()
+      }
+    #endif
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent()
+  }
+
+  static var executable: URL { productsDirectory.appendingPathComponent("reducer-spec-pool-fixture") }
+
+  /// Runs blocking work (waiting for a process) on a thread of its own. While a `TestStore`
+  /// of another suite is alive, every task runs on the main thread (its serial executor), so
+  /// a test that blocked its task would stall every other test, and their wall-clock
+  /// timeouts with them.
+  static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+  }
+
+  /// What a finished run printed, and its exit status.
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    /// Wall-clock seconds.
+    var duration: Double
+
+    /// Standard output with every `(1.234s)` written as `(TIME)`.
+    var output: String { normalized(stdout) }
+  }
+
+  /// Variables of the environment that would change what the command does.
+  static let controlledVariables = [
+    "TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX", "TEST_SHARD_STATUS_FILE", "XML_OUTPUT_FILE", "TESTBRIDGE_TEST_ONLY",
+    "GITHUB_ACTIONS", "NO_COLOR", "SWIFT_BACKTRACE",
+  ]
+
+  static func process(
+    _ arguments: [String], environment: [String: String] = [:], executable: URL = executable
+  ) -> Process {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    var inherited = ProcessInfo.processInfo.environment
+    for name in controlledVariables { inherited[name] = nil }
+    process.environment = inherited.merging(environment) { $1 }
+    return process
+  }
+
+  /// Runs an executable of the products directory (the pool fixture by default) to its end.
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], executable: URL = executable
+  ) async throws -> Run {
+    try await onThread { try runBlocking(arguments, environment: environment, executable: executable) }
+  }
+
+  private static func runBlocking(_ arguments: [String], environment: [String: String], executable: URL) throws -> Run {
+    let process = process(arguments, environment: environment, executable: executable)
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    let started = Date()
+    try process.run()
+    let errors = Collected()
+    let reader = Thread { errors.append(stderr.fileHandleForReading.readDataToEndOfFile()) }
+    reader.start()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errors.isDone { usleep(1000) }
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+      stderr: errors.text, duration: Date().timeIntervalSince(started))
+  }
+
+  #if os(Linux)
+    /// The child processes of `pid` (its workers).
+    static func children(of pid: Int32) -> [Int32] {
+      let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+      return text.split(separator: " ").compactMap { Int32($0) }
+    }
+
+    /// The signals that process `pid` ignores, from `SigIgn` in /proc/PID/status.
+    static func ignoredSignals(of pid: Int32) -> Set<Int32> {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }),
+        let mask = UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+      else { return [] }
+      return Set((1...64).filter { mask & (1 << UInt64($0 - 1)) != 0 }.map { Int32($0) })
+    }
+  #endif
+
+  /// `(0.206s)` → `(TIME)`, the line of a Swift fatal error → `LINE`, and the addresses
+  /// of a stack trace → `0xADDRESS`.
+  static func normalized(_ text: String) -> String {
+    text.replacing(#/\(\d+(\.\d+)?s\)/#, with: "(TIME)")
+      .replacing(#/main\.swift:\d+:/#, with: "main.swift:LINE:")
+      .replacing(#/0x[0-9a-f]+/#, with: "0xADDRESS")
+  }
+}
+
+/// Bytes that a reader thread collects.
+final class Collected: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+  private var done = false
+
+  func append(_ more: Data, done isDone: Bool = true) {
+    lock.withLock {
+      data.append(more)
+      if isDone { done = true }
+    }
+  }
+
+  var isDone: Bool { lock.withLock { done } }
+  var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import Testing
+
+/// The command run for real, as a process, with the fake engine of the pool fixture.
+///
+/// The fake engine has no source lines, so its failures show no caret; the real engine's
+/// are in ReducerSpecEndToEndTests.
+@Suite(.serialized) struct WorkerPoolEndToEndTests {
+  static let trapSignal: String = {
+    #if arch(x86_64)
+      "SIGILL (illegal instruction)"
+    #else
+      "SIGTRAP (trace/breakpoint trap)"
+    #endif
+  }()
+
+  @Test func runsEveryScenarioAndReportsInRunOrder() async throws {
+    let run = try await PoolFixture.run(["--jobs", "1", "Tests/Fixtures/pool/basic"])
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/basic/a.yaml
+          ✓ slow passes first (TIME)
+          ✗ fails (TIME)
+            Tests/Fixtures/pool/basic/a.yaml:11:9: error: the step fails on purpose
+          ✓ passes (TIME)
+          - skip this one (skipped: skipped on purpose)
+
+        Tests/Fixtures/pool/basic/b.yml
+          ✓ slow passes too (TIME)
+          ✓ writes-stderr and passes (TIME)
+          ✓ prints and passes (TIME)
+
+        5 passed, 1 failed, 1 skipped
+
+        """)
+    // What a scenario writes, to standard error or (in a worker) to standard output, goes to
+    // the command's standard error, in run order, under its name, and never into the report.
+    #expect(
+      run.stderr == """
+        ── output of Tests/Fixtures/pool/basic/b.yml › writes-stderr and passes ──
+        a line on standard error from 'writes-stderr and passes'
+        ── output of Tests/Fixtures/pool/basic/b.yml › prints and passes ──
+        a line printed to standard output by 'prints and passes'
+
+        """)
+  }
+
+  @Test func theOrderIsTheSameWhateverTheNumberOfJobs() async throws {
+    let paths = ["Tests/Fixtures/pool/basic", "Tests/Fixtures/pool/crash", "Tests/Fixtures/pool/broken"]
+    let one = try await PoolFixture.run(["--jobs", "1"] + paths)
+    let three = try await PoolFixture.run(["--jobs", "3"] + paths)
+    #expect(one.status == 1 && three.status == 1)
+    #expect(one.output == three.output)
+    #expect(PoolFixture.normalized(one.stderr) == PoolFixture.normalized(three.stderr))
+    #expect(one.output.hasSuffix("9 passed, 3 failed, 1 skipped\n"))
+  }
+
+  @Test func aTrapFailsOnlyItsScenario() async throws {
+    let run = try await PoolFixture.run(["--jobs", "2", "Tests/Fixtures/pool/crash"])
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/crash/crash.yaml
+          ✓ passes before (TIME)
+          ✗ traps in the second step (TIME)
+            Tests/Fixtures/pool/crash/crash.yaml:6:5: error: the worker crashed with signal \(Self.trapSignal) in the step at Tests/Fixtures/pool/crash/crash.yaml:9:9
+            The worker's last lines on standard error:
+              about to trap
+              reducer_spec_pool_fixture/main.swift:LINE: Fatal error: the scenario traps on purpose
+          ✓ passes after (TIME)
+          ✗ exits in its only step (TIME)
+            Tests/Fixtures/pool/crash/crash.yaml:13:5: error: the worker exited with status 3 in the step at Tests/Fixtures/pool/crash/crash.yaml:15:9
+          ✓ passes at the end (TIME)
+
+        3 passed, 2 failed, 0 skipped
+
+        """)
+    // The whole of what the crashed worker wrote is forwarded, stack trace included.
+    #expect(
+      run.stderr.hasPrefix("""
+        ── output of Tests/Fixtures/pool/crash/crash.yaml › traps in the second step ──
+        about to trap
+        """))
+    #expect(run.stderr.contains("Fatal error: the scenario traps on purpose\nCurrent stack trace:"))
+  }
+
+  @Test func aScenarioPastItsTimeoutIsKilledAndNamesItsStep() async throws {
+    let run = try await PoolFixture.run(["--timeout", "1s", "Tests/Fixtures/pool/hang"])
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/hang/hang.yaml
+          ✓ passes before (TIME)
+          ✗ hangs in the second step (TIME)
+            Tests/Fixtures/pool/hang/hang.yaml:6:5: error: the scenario timed out after 1s in the step at Tests/Fixtures/pool/hang/hang.yaml:9:9
+          ✓ passes after (TIME)
+
+        2 passed, 1 failed, 0 skipped
+
+        """)
+    // Killed after the timeout and its 0.5s of grace, not at the end of the world.
+    #expect(run.duration < 6)
+    #expect(run.stdout.contains(#/hangs in the second step \(1\.[5-9]\d*s\)/#))
+  }
+
+  @Test func aFileThatCannotBeReadIsReportedWhereItStands() async throws {
+    let run = try await PoolFixture.run(["Tests/Fixtures/pool/broken"])
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/broken/a-broken.yaml
+          ✗ Tests/Fixtures/pool/broken/a-broken.yaml:2:1: error: this file cannot be read
+            error: this file cannot be read
+            ^
+
+        Tests/Fixtures/pool/broken/b-fine.yaml
+          ✓ passes (TIME)
+
+        1 file could not run.
+        1 passed, 0 failed, 0 skipped
+
+        """)
+  }
+
+  @Test func listPrintsTheSelectionAndRunsNothing() async throws {
+    let run = try await PoolFixture.run(["--list", "Tests/Fixtures/pool/basic", "Tests/Fixtures/pool/hang"])
+    #expect(run.status == 0)
+    #expect(
+      run.stdout == """
+        Tests/Fixtures/pool/basic/a.yaml › slow passes first
+        Tests/Fixtures/pool/basic/a.yaml › fails
+        Tests/Fixtures/pool/basic/a.yaml › passes
+        Tests/Fixtures/pool/basic/a.yaml › skip this one
+        Tests/Fixtures/pool/basic/b.yml › slow passes too
+        Tests/Fixtures/pool/basic/b.yml › writes-stderr and passes
+        Tests/Fixtures/pool/basic/b.yml › prints and passes
+        Tests/Fixtures/pool/hang/hang.yaml › passes before
+        Tests/Fixtures/pool/hang/hang.yaml › hangs in the second step
+        Tests/Fixtures/pool/hang/hang.yaml › passes after
+
+        """)
+    #expect(run.stderr == "")
+
+    let selected = try await PoolFixture.run(["--list", "--tag", "smoke", "--tag", "!slow", "--filter", "pass", "Tests/Fixtures/pool/basic"])
+    #expect(selected.stdout == "Tests/Fixtures/pool/basic/a.yaml › passes\n")
+
+    let broken = try await PoolFixture.run(["--list", "Tests/Fixtures/pool/broken"])
+    #expect(broken.status == 1)
+    #expect(broken.stdout == "Tests/Fixtures/pool/broken/b-fine.yaml › passes\n")
+    #expect(broken.stderr == "Tests/Fixtures/pool/broken/a-broken.yaml:2:1: error: this file cannot be read\n")
+  }
+
+  @Test func shardsSplitTheRunAndAnEmptyShardPasses() async throws {
+    let all = try await PoolFixture.run(["--list", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
+    let first = try await PoolFixture.run(["--list", "--shard", "1/2", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
+    let second = try await PoolFixture.run(["--list", "--shard", "2/2", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
+    #expect(first == [all[0], all[2], all[4], all[6]])
+    #expect(second == [all[1], all[3], all[5]])
+
+    let run = try await PoolFixture.run(["--shard", "2/2", "Tests/Fixtures/pool/basic"])
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/basic/a.yaml
+          ✗ fails (TIME)
+            Tests/Fixtures/pool/basic/a.yaml:11:9: error: the step fails on purpose
+          - skip this one (skipped: skipped on purpose)
+
+        Tests/Fixtures/pool/basic/b.yml
+          ✓ writes-stderr and passes (TIME)
+
+        1 passed, 1 failed, 1 skipped
+
+        """)
+
+    let empty = try await PoolFixture.run(["--shard", "3/3", "Tests/Fixtures/pool/broken/b-fine.yaml"])
+    #expect(empty.status == 0)
+    #expect(empty.stdout == "0 passed, 0 failed, 0 skipped\n")
+
+    // A broken file is reported by the first shard only.
+    #expect(try await PoolFixture.run(["--shard", "1/2", "Tests/Fixtures/pool/broken"]).status == 1)
+    let later = try await PoolFixture.run(["--shard", "2/2", "Tests/Fixtures/pool/broken"])
+    #expect(later.status == 0)
+    #expect(later.stdout == "0 passed, 0 failed, 0 skipped\n")
+  }
+
+  @Test func bazelsTestProtocol() async throws {
+    let statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("shard-status-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: statusFile) }
+    let run = try await PoolFixture.run(
+      ["Tests/Fixtures/pool/basic"],
+      environment: [
+        "TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "0", "TEST_SHARD_STATUS_FILE": statusFile,
+        "TESTBRIDGE_TEST_ONLY": "b.yml",
+      ])
+    #expect(run.status == 0)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/basic/b.yml
+          ✓ slow passes too (TIME)
+          ✓ prints and passes (TIME)
+
+        2 passed, 0 failed, 0 skipped
+
+        """)
+    #expect(FileManager.default.fileExists(atPath: statusFile))
+
+    let bad = try await PoolFixture.run(["Tests/Fixtures/pool/basic"], environment: ["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "5"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.hasPrefix("Error: TEST_SHARD_INDEX must be between 0 and 1 when TEST_TOTAL_SHARDS is 2; got '5'\n"))
+  }
+
+  @Test func failFastStopsDispatchingAfterTheFirstFailure() async throws {
+    let run = try await PoolFixture.run(["--jobs", "1", "--fail-fast", "Tests/Fixtures/pool/failfast"])
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/failfast/failfast.yaml
+          ✓ passes (TIME)
+          ✗ fails (TIME)
+            Tests/Fixtures/pool/failfast/failfast.yaml:8:9: error: the step fails on purpose
+
+        The run was interrupted: these are the results of the scenarios that had finished.
+        1 passed, 1 failed, 0 skipped
+
+        """)
+    #expect(run.stderr == "reducer-spec: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run\n")
+
+    // A run that fails at its last scenario stopped nothing.
+    let last = try await PoolFixture.run(["--fail-fast", "Tests/Fixtures/pool/basic/a.yaml", "--filter", "fails"])
+    #expect(last.status == 1)
+    #expect(!last.stdout.contains("interrupted"))
+    #expect(last.stderr == "")
+  }
+
+  @Test func ctrlCWritesTheReportsWithWhatFinishedAndExits130() async throws {
+    try await PoolFixture.onThread {
+      let junit = FileManager.default.temporaryDirectory.appendingPathComponent("interrupted-\(UUID().uuidString).xml").path
+      defer { try? FileManager.default.removeItem(atPath: junit) }
+      let process = PoolFixture.process(
+        ["--jobs", "1", "--timeout", "60s", "--junit", junit, "Tests/Fixtures/pool/interrupt"])
+      let stdout = Pipe()
+      let stderr = Pipe()
+      process.standardOutput = stdout
+      process.standardError = stderr
+      let output = Collected()
+      stdout.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData, done: false) }
+      let started = Date()
+      try process.run()
+      // Wait until the two scenarios before the hanging one were reported, then press Ctrl-C.
+      while !output.text.contains("passes two"), Date().timeIntervalSince(started) < 30 { usleep(10_000) }
+      usleep(200_000)  // The hanging scenario is now running.
+      #if os(Linux)
+        // Its one worker ignores SIGINT: a Ctrl-C that reaches the whole process group is
+        // handled by the command alone.
+        let workers = PoolFixture.children(of: process.processIdentifier)
+        #expect(workers.count == 1)
+        for worker in workers { #expect(PoolFixture.ignoredSignals(of: worker).contains(SIGINT)) }
+      #endif
+      process.interrupt()
+      process.waitUntilExit()
+      #if os(Linux)
+        // The command killed and reaped its worker before it exited.
+        for worker in workers { #expect(kill(worker, 0) == -1 && errno == ESRCH) }
+      #endif
+      stdout.fileHandleForReading.readabilityHandler = nil
+      output.append(stdout.fileHandleForReading.readDataToEndOfFile(), done: false)
+      let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+
+      #expect(process.terminationReason == .exit)
+      #expect(process.terminationStatus == 130)
+      #expect(Date().timeIntervalSince(started) < 30)
+      #expect(
+        PoolFixture.normalized(output.text) == """
+          Tests/Fixtures/pool/interrupt/interrupt.yaml
+            ✓ passes one (TIME)
+            ✓ passes two (TIME)
+
+          The run was interrupted: these are the results of the scenarios that had finished.
+          2 passed, 0 failed, 0 skipped
+
+          """)
+      #expect(errors == "reducer-spec: interrupted by SIGINT; 2 of 4 scenarios did not finish\n")
+      // The JUnit file holds what had finished.
+      let xml = try String(contentsOfFile: junit, encoding: .utf8)
+      #expect(xml.contains(#"<testsuites name="reducer-spec" tests="2" failures="0" errors="0" skipped="0""#))
+      #expect(xml.components(separatedBy: "<testcase ").count - 1 == 2)
+    }
+  }
+
+  @Test func eachWorkerLoadsAFileOnce() async throws {
+    let run = try await PoolFixture.run(["--jobs", "1", "Tests/Fixtures/pool/basic"], environment: ["POOL_FIXTURE_LOG_LOADS": "1"])
+    let loads = run.stderr.split(separator: "\n").filter { $0.hasPrefix("loading ") }
+    // Once in the command, to plan the run, and once in its one worker.
+    #expect(
+      loads == [
+        "loading Tests/Fixtures/pool/basic/a.yaml", "loading Tests/Fixtures/pool/basic/b.yml",
+        "loading Tests/Fixtures/pool/basic/a.yaml", "loading Tests/Fixtures/pool/basic/b.yml",
+      ])
+  }
+
+  @Test func usageErrorsExit64WithTheUsage() async throws {
+    let unknown = try await PoolFixture.run(["--frobnicate", "Tests/Fixtures/pool/basic"])
+    #expect(unknown.status == 64)
+    #expect(unknown.stdout == "")
+    #expect(
+      unknown.stderr == """
+        Error: Unknown option '--frobnicate'
+        Usage: reducer-spec [<options>] [<path> ...]
+          See 'reducer-spec --help' for more information.
+
+        """)
+
+    let missing = try await PoolFixture.run(["Tests/Fixtures/pool/nope"])
+    #expect(missing.status == 64)
+    #expect(missing.stderr.hasPrefix("Error: no such file or directory: 'Tests/Fixtures/pool/nope'\nUsage: "))
+
+    let shard = try await PoolFixture.run(["--shard", "4/3", "Tests/Fixtures/pool/basic"])
+    #expect(shard.status == 64)
+    #expect(shard.stderr.hasPrefix("Error: --shard 4/3: K must be between 1 and 3 (shards are counted from 1)\n"))
+
+    let version = try await PoolFixture.run(["--version"])
+    #expect(version.status == 0)
+    #expect(version.stdout == "0.1.0\n")
+  }
+}

@@ -1,0 +1,5 @@
+import SpecFixtures
+import SpecRunner
+
+// The command with the fixture features, for the end-to-end tests.
+await ReducerSpecCommand.main { SpecEngine(features: fixtureFeatures) }

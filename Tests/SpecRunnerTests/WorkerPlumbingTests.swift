@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import SpecRunner
+
+/// The parts of the worker pool that need no process: the line protocol, the quoted tail
+/// of a worker's standard error, and delivery in run order.
+@Suite struct WorkerPlumbingTests {
+  @Test func protocolMessagesAreOneLineOfJSON() throws {
+    let request = WorkerRequest(id: ScenarioID(file: "specs/counter.yaml", scenario: 2, row: 1), timeout: 1.5)
+    #expect(
+      String(decoding: encodeLine(request), as: UTF8.self)
+        == #"{"id":{"file":"specs/counter.yaml","row":1,"scenario":2},"timeout":1.5}"# + "\n")
+    let step = WorkerMessage.step(FileLocation(file: "specs/counter.yaml", line: 14, column: 9))
+    #expect(
+      String(decoding: encodeLine(step), as: UTF8.self)
+        == #"{"step":{"column":9,"file":"specs/counter.yaml","line":14}}"# + "\n")
+    let result = ScenarioResult(
+      id: ScenarioID(file: "a.yaml", scenario: 0), name: "two\nlines", location: FileLocation(file: "a.yaml", line: 3, column: 5),
+      tags: [], outcome: .failed, duration: 0.25,
+      failures: [StepFailure(location: FileLocation(file: "a.yaml", line: 4, column: 9), message: "A state change does not match expectation: …\n\n  − a\n  + b")])
+    let line = encodeLine(WorkerMessage.result(result))
+    #expect(line.filter { $0 == UInt8(ascii: "\n") }.count == 1)
+    #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line)) == .result(result))
+  }
+
+  @Test func lineBufferKeepsAnIncompleteLine() {
+    var buffer = LineBuffer()
+    #expect(buffer.append(Array("{\"a\":".utf8)) == [])
+    #expect(buffer.append(Array("1}\n{\"b\"".utf8)).map { String(decoding: $0, as: UTF8.self) } == ["{\"a\":1}"])
+    #expect(buffer.append(Array(":2}\n\n".utf8)).map { String(decoding: $0, as: UTF8.self) } == ["{\"b\":2}", ""])
+    #expect(buffer.remainder == [])
+  }
+
+  @Test func theQuotedTailEndsBeforeASwiftStackTrace() {
+    let output = """
+      line 1
+      line 2
+
+      main.swift:95: Fatal error: the scenario traps on purpose
+      Current stack trace:
+      0    libswiftCore.so  0x00007f swift_reportError + 33
+      1    libswiftCore.so  0x00007f _assertionFailure + 221
+
+      """
+    #expect(
+      WorkerPool.tail(of: Array(output.utf8), lines: 2)
+        == "  line 2\n  main.swift:95: Fatal error: the scenario traps on purpose")
+    #expect(WorkerPool.tail(of: Array("a\r\nb\n".utf8), lines: 10) == "  a\n  b")
+    #expect(WorkerPool.tail(of: Array("💣 Program crashed: Illegal instruction\nThread 0 crashed:\n".utf8), lines: 10) == "")
+    #expect(WorkerPool.tail(of: [], lines: 10) == "")
+  }
+
+  @Test func signalNames() {
+    #expect(SignalName.describe(SIGILL) == "SIGILL (illegal instruction)")
+    #expect(SignalName.describe(SIGTRAP) == "SIGTRAP (trace/breakpoint trap)")
+    #expect(SignalName.describe(SIGSEGV) == "SIGSEGV (segmentation fault)")
+    #expect(SignalName.describe(SIGABRT) == "SIGABRT (aborted)")
+    #expect(SignalName.describe(SIGKILL) == "SIGKILL (killed)")
+    #expect(SignalName.describe(77) == "77")
+    #expect(SignalName.name(SIGINT) == "SIGINT")
+    #expect(SignalName.name(77) == "signal 77")
+  }
+
+  @MainActor @Test func resultsReachReportersInRunOrder() {
+    let scenarios = plannedScenarios(4)
+    let broken = SpecFileError(file: "b.yaml", location: FileLocation(file: "b.yaml", line: 2, column: 1), message: "broken")
+    let reporter = RecordingReporter()
+    var forwarded: [String] = []
+    var delivery = OrderedDelivery(
+      events: [.scenario(0), .fileFailed(broken), .scenario(1), .scenario(2), .scenario(3)],
+      scenarios: scenarios, reporters: [reporter], forwardOutput: { forwarded.append("\($0.name): " + String(decoding: $1, as: UTF8.self)) })
+    delivery.start()
+    #expect(reporter.events == [])
+    delivery.record(2, result(scenarios[2]), output: Array("two\n".utf8))
+    delivery.record(1, result(scenarios[1]), output: [])
+    #expect(reporter.events == [])
+    delivery.record(0, result(scenarios[0]), output: Array("zero\n".utf8))
+    #expect(
+      reporter.events == [
+        "started s0", "finished s0", "file failed b.yaml:2:1", "started s1", "finished s1", "started s2", "finished s2",
+      ])
+    #expect(forwarded == ["s0: zero\n", "s2: two\n"])
+    delivery.finish()  // s3 never finished: left out.
+    #expect(reporter.events.count == 7)
+    #expect(delivery.delivered.map(\.name) == ["s0", "s1", "s2"])
+  }
+
+  @MainActor @Test func finishSkipsWhatDidNotRunAndDeliversTheRest() {
+    let scenarios = plannedScenarios(3)
+    let reporter = RecordingReporter()
+    var delivery = OrderedDelivery(
+      events: [.scenario(0), .scenario(1), .scenario(2)], scenarios: scenarios, reporters: [reporter], forwardOutput: { _, _ in })
+    delivery.record(2, result(scenarios[2]), output: [])
+    delivery.finish()
+    #expect(reporter.events == ["started s2", "finished s2"])
+  }
+
+  @MainActor @Test func forwardedOutputNamesItsScenario() {
+    let scenario = plannedScenarios(1)[0]
+    #expect(SpecRun.forwardedOutput(of: scenario, Array("one\ntwo".utf8)) == "── output of specs/f0.yaml › s0 ──\none\ntwo\n")
+    #expect(SpecRun.forwardedOutput(of: scenario, Array("one\n".utf8)) == "── output of specs/f0.yaml › s0 ──\none\n")
+  }
+
+  private func result(_ scenario: PlannedScenario) -> ScenarioResult {
+    ScenarioResult(
+      id: scenario.id, name: scenario.name, location: scenario.location, tags: scenario.tags, outcome: .passed, duration: 0)
+  }
+}
+
+final class RecordingReporter: RunReporter {
+  var events: [String] = []
+  func fileFailed(_ error: SpecFileError) { events.append("file failed \(error.location)") }
+  func scenarioStarted(_ scenario: PlannedScenario) { events.append("started \(scenario.name)") }
+  func scenarioFinished(_ result: ScenarioResult) { events.append("finished \(result.name)") }
+}
