@@ -20,14 +20,18 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
+    .target(name: "LibYAMLScan", dependencies: ["CLibYAML"]),
     .executableTarget(
       name: "yaml-benchmark",
       dependencies: [
         "CLibYAML",
+        "LibYAMLScan",
         .product(name: "SpecRunner", package: "reducer-spec"),
         .product(name: "Yams", package: "Yams"),
       ]
     ),
+    // The `reducer-spec` command end to end on a generated corpus, against libyaml's scan.
+    .executableTarget(name: "runner-benchmark", dependencies: ["LibYAMLScan"]),
     // Sends per second through ReducerCore's TestStore.
     .executableTarget(
       name: "teststore-benchmark",

@@ -130,3 +130,33 @@ final class Collected: @unchecked Sendable {
   var isDone: Bool { lock.withLock { done } }
   var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }
+
+/// Validates JUnit files against the repository's copy of the schema with `xmllint`
+/// (Debian's libxml2-utils, which the README's set-up and `.ci/run` install).
+enum JUnitSchema {
+  static let schema = PoolFixture.packageRoot.appendingPathComponent("Tests/Fixtures/junit-10-file-line.xsd").path
+
+  struct Invalid: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func validate(_ path: String) throws {
+    let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    guard
+      let xmllint = searchPath.split(separator: ":").map({ "\($0)/xmllint" })
+        .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
+      throw Invalid(description: "xmllint is not installed (Debian: apt-get install libxml2-utils): \(path) was not validated")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: xmllint)
+    process.arguments = ["--noout", "--schema", schema, path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw Invalid(description: output) }
+  }
+}

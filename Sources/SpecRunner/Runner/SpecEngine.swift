@@ -84,11 +84,20 @@ public final class SpecEngine: ScenarioEngine {
 
   private func compile(_ path: String) -> Compiled {
     func failed(_ errors: [YAMLError], feature: String? = nil, source: SourceFile? = nil) -> Compiled {
-      let fileErrors = errors.map { error in
+      // In the order of the file, whichever check found them.
+      let sorted = errors.enumerated().sorted { a, b in
+        let (left, right) = (a.element.location, b.element.location)
+        let leftKey = (left?.line ?? 0, left?.column ?? 0, a.offset)
+        let rightKey = (right?.line ?? 0, right?.column ?? 0, b.offset)
+        return leftKey < rightKey
+      }
+      let fileErrors = sorted.map(\.element).map { error in
         SpecFileError(
           file: path, location: error.location ?? FileLocation(file: path, line: 0, column: 0),
           message: error.message,
-          sourceLine: (error.location?.line).flatMap { $0 > 0 ? error.source?.line($0) : nil })
+          sourceLine: (error.location?.line).flatMap { $0 > 0 ? error.source?.line($0) : nil }.flatMap {
+            $0.isEmpty ? nil : $0
+          })
       }
       return Compiled(
         loaded: LoadedFile(file: path, feature: feature, scenarios: [], errors: fileErrors), source: source,
