@@ -50,12 +50,13 @@ enum PoolFixture {
   ]
 
   static func process(
-    _ arguments: [String], environment: [String: String] = [:], executable: URL = executable
+    _ arguments: [String], environment: [String: String] = [:], executable: URL = executable,
+    directory: URL = packageRoot
   ) -> Process {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = directory
     var inherited = ProcessInfo.processInfo.environment
     for name in controlledVariables { inherited[name] = nil }
     process.environment = inherited.merging(environment) { $1 }
@@ -64,13 +65,18 @@ enum PoolFixture {
 
   /// Runs an executable of the products directory (the pool fixture by default) to its end.
   static func run(
-    _ arguments: [String], environment: [String: String] = [:], executable: URL = executable
+    _ arguments: [String], environment: [String: String] = [:], executable: URL = executable,
+    directory: URL = packageRoot
   ) async throws -> Run {
-    try await onThread { try runBlocking(arguments, environment: environment, executable: executable) }
+    try await onThread {
+      try runBlocking(arguments, environment: environment, executable: executable, directory: directory)
+    }
   }
 
-  private static func runBlocking(_ arguments: [String], environment: [String: String], executable: URL) throws -> Run {
-    let process = process(arguments, environment: environment, executable: executable)
+  private static func runBlocking(
+    _ arguments: [String], environment: [String: String], executable: URL, directory: URL
+  ) throws -> Run {
+    let process = process(arguments, environment: environment, executable: executable, directory: directory)
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout
