@@ -133,10 +133,36 @@ struct Tape: Sendable {
   func isNull(_ ref: Int) -> Bool {
     let node = nodes[ref]
     guard node.kind == .scalar, node.style == .plain, node.tag != .string else { return false }
+    // The bytes of `~`, `null`, `Null` and `NULL` (see `isNullScalar`), without making a `String`.
+    let first = Int(node.first)
     switch node.count {
     case 0: return true
-    case 1, 4: return isNullScalar(string(ref), tag: node.tag)
+    case 1: return text[first] == UInt8(ascii: "~") || node.tag == .null
+    case 4:
+      return bytes(at: first, equal: "null") || bytes(at: first, equal: "Null") || bytes(at: first, equal: "NULL")
+        || node.tag == .null
     default: return node.tag == .null
+    }
+  }
+
+  /// Whether the text buffer holds `word` at `offset` (`word` is ASCII and fits in the buffer).
+  private func bytes(at offset: Int, equal word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard offset + count <= text.count else { return false }
+    return text.withUnsafeBufferPointer { buffer in
+      memcmp(buffer.baseAddress! + offset, word.utf8Start, count) == 0
+    }
+  }
+
+  /// A plain, untagged `true` or `false`, read without making a `String`; `nil` for anything
+  /// else (other spellings go through ``ScalarResolver``).
+  func plainBool(_ ref: Int) -> Bool? {
+    let node = nodes[ref]
+    guard node.kind == .scalar, node.style == .plain, node.tag == .none else { return nil }
+    switch node.count {
+    case 4 where bytes(at: Int(node.first), equal: "true"): return true
+    case 5 where bytes(at: Int(node.first), equal: "false"): return false
+    default: return nil
     }
   }
 
