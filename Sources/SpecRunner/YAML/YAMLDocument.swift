@@ -388,6 +388,7 @@ struct Tape: Sendable {
   }
 
   /// Links `child` into `parent`'s chain after `last` (-1 for the first child).
+  @inline(__always)
   mutating func link(_ child: Int, after last: Int, in parent: Int) {
     if last < 0 {
       nodes[parent].first = UInt32(child)
