@@ -512,7 +512,8 @@ final class DecoderImpl: Decoder {
     }
     _ = pushFrame(node, step: step, nested: nested)
     defer { popFrame() }
-    var result = [String: Value](minimumCapacity: Int(tape.nodes[node].count))
+    // Grown as `init(from:)` grows it, so that the dictionary iterates in the same order.
+    var result: [String: Value] = [:]
     key = tape.nodes[node].first
     while key != Tape.none {
       let value = Int(tape.nodes[Int(key)].next)
