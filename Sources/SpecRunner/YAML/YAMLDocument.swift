@@ -241,32 +241,40 @@ struct Tape: Sendable {
       guard let slot = index[key] else { return nil }
       return (Int(slot.ordinal), Int(slot.key), Int(nodes[Int(slot.key)].next))
     }
+    // The key's UTF-8 bytes in place (native strings have them), so that no copy is made.
+    if let found = key.utf8.withContiguousStorageIfAvailable({ lookup(utf8: $0, in: node, after: hint) }) {
+      return found
+    }
     var string = key
-    return string.withUTF8 { key -> (ordinal: Int, key: Int, value: Int)? in
-      text.withUnsafeBufferPointer { text -> (ordinal: Int, key: Int, value: Int)? in
-        func matches(_ ref: UInt32) -> Bool {
-          let candidate = nodes[Int(ref)]
-          guard candidate.count == key.count, candidate.kind == .scalar else { return false }
-          guard key.count > 0 else { return true }
-          let start = text.baseAddress! + Int(candidate.first)
-          return start.pointee == key[0] && memcmp(start, key.baseAddress!, key.count) == 0
-        }
-        var ordinal = 0
-        var current = node.first
-        if let hint {
-          let next = nodes[Int(nodes[hint.key].next)].next
-          if next != Tape.none {
-            if matches(next) { return (hint.ordinal + 1, Int(next), Int(nodes[Int(next)].next)) }
-          }
-        }
-        while current != Tape.none {
-          let value = nodes[Int(current)].next
-          if matches(current) { return (ordinal, Int(current), Int(value)) }
-          ordinal += 1
-          current = nodes[Int(value)].next
-        }
-        return nil
+    return string.withUTF8 { lookup(utf8: $0, in: node, after: hint) }
+  }
+
+  private func lookup(utf8 key: UnsafeBufferPointer<UInt8>, in node: Node, after hint: (ordinal: Int, key: Int)?)
+    -> (ordinal: Int, key: Int, value: Int)?
+  {
+    text.withUnsafeBufferPointer { text -> (ordinal: Int, key: Int, value: Int)? in
+      func matches(_ ref: UInt32) -> Bool {
+        let candidate = nodes[Int(ref)]
+        guard candidate.count == key.count, candidate.kind == .scalar else { return false }
+        guard key.count > 0 else { return true }
+        let start = text.baseAddress! + Int(candidate.first)
+        return start.pointee == key[0] && memcmp(start, key.baseAddress!, key.count) == 0
       }
+      var ordinal = 0
+      var current = node.first
+      if let hint {
+        let next = nodes[Int(nodes[hint.key].next)].next
+        if next != Tape.none {
+          if matches(next) { return (hint.ordinal + 1, Int(next), Int(nodes[Int(next)].next)) }
+        }
+      }
+      while current != Tape.none {
+        let value = nodes[Int(current)].next
+        if matches(current) { return (ordinal, Int(current), Int(value)) }
+        ordinal += 1
+        current = nodes[Int(value)].next
+      }
+      return nil
     }
   }
 
