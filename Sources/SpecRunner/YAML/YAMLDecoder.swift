@@ -208,6 +208,12 @@ final class DecoderImpl: Decoder {
       }
     }
 
+    /// Changes the element at `index` in place (a `get` and a `set` would copy it twice).
+    mutating func update(_ index: Int, _ change: (inout Element) -> Void) {
+      precondition(index < count, "index out of range")
+      change(&storage[index])
+    }
+
     /// The elements, bottom first.
     var elements: ArraySlice<Element> { storage[..<count] }
   }
@@ -369,7 +375,7 @@ final class DecoderImpl: Decoder {
 
   func consume(_ position: Int, in tracker: Int) {
     if trackers[tracker].count <= 64 {
-      trackers[tracker].consumeSmall(position)
+      trackers.update(tracker) { $0.consumeSmall(position) }
     } else {
       let flag = trackers[tracker].largeStart + position
       if !largeConsumed[flag] {
@@ -394,7 +400,7 @@ final class DecoderImpl: Decoder {
     let hint = tracker.lastKey >= 0 ? (ordinal: tracker.lastOrdinal, key: tracker.lastKey) : nil
     guard let entry = tape.lookup(name, in: mapping, after: hint) else { return nil }
     if tracker.count <= 64 {
-      trackers[index].found(entry.ordinal, key: entry.key)
+      trackers.update(index) { $0.found(entry.ordinal, key: entry.key) }
     } else {
       consume(entry.ordinal, in: index)
       trackers[index].lastOrdinal = entry.ordinal
