@@ -16,6 +16,10 @@ enum KeyedSource {
 
 /// Holds one reference (the decoder) and plain numbers, so that the copies that
 /// `KeyedDecodingContainer` makes for every key cost one retain.
+///
+/// Its methods read a key's name once and pass it on: this type is generic over `Key`, so
+/// the compiler does not specialize its own generic helpers, while the decoder's methods
+/// (a non-generic class) are specialized for each scalar type.
 struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let decoder: DecoderImpl
   let node: Int
@@ -25,16 +29,16 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private let nestedID: UInt16
   let tracker: Int?
 
-  init(decoder: DecoderImpl, node: Int, source: KeyedSource, depth: Int, nested: [PathStep], tracker: Int?) {
+  init(decoder: DecoderImpl, node: Int, source: KeyedSource, depth: Int, nested: Int, tracker: Int?) {
     self.decoder = decoder
     self.node = node
     self.source = source
     self.depth = depth
-    self.nestedID = decoder.nestedPathID(nested)
+    self.nestedID = UInt16(nested)
     self.tracker = tracker
   }
 
-  var nested: [PathStep] { decoder.nestedPaths[Int(nestedID)] }
+  var nested: Int { Int(nestedID) }
 
   var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: nested) }
 
@@ -66,25 +70,20 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   private var path: String { decoder.pathDescription(depth: depth, nested: nested) }
 
-  /// The value for a key, marking it read; `nil` when absent.
-  func lookup(_ key: Key) throws -> Int? {
-    let name = key.stringValue
+  /// The value for a key (by its `stringValue`), marking it read; `nil` when absent.
+  func lookup(_ name: String) throws -> Int? {
     switch source {
     case .mapping(let isPayload):
       if let tracker {
-        if let entry = decoder.tape.lookup(name, in: node, after: decoder.trackers[tracker].last) {
-          decoder.trackers[tracker].consume(entry.ordinal)
-          decoder.trackers[tracker].last = (entry.ordinal, entry.key)
-          return entry.value
-        }
+        if let value = decoder.lookup(name, in: node, tracker: tracker) { return value }
       } else if let entry = decoder.tape.lookup(name, in: node) {
         return entry.value
       }
       if isPayload, name == "_0" {
-        if let tracker { decoder.trackers[tracker].consumeAll() }
+        if let tracker { decoder.consumeAll(in: tracker) }
         return node
       }
-      if let tracker { decoder.missingKeys.append((tracker, name)) }
+      if let tracker { decoder.missingKeys.push((tracker, name)) }
       return nil
     case .caseName:
       let text = decoder.tape.string(node)
@@ -101,77 +100,91 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
   }
 
-  func require(_ key: Key) throws -> Int {
-    guard let value = try lookup(key) else {
+  func require(_ name: String) throws -> Int {
+    guard let value = try lookup(name) else {
       if case .unitPayload = source {
         let caseName = decoder.tape.string(node)
         throw decoder.tape.error("`\(caseName)` needs a value here: write `{ \(caseName): … }`", at: node)
       }
-      throw decoder.tape.error("missing key `\(key.stringValue)` in \(path)", at: node)
+      throw decoder.tape.error("missing key `\(name)` in \(path)", at: node)
     }
     return value
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
-    decoder.tape.isNull(try require(key))
+    decoder.tape.isNull(try require(key.stringValue))
   }
 
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try decoder.unboxBool(require(key), depth: depth, nested: nested, last: .key(key.stringValue))
+    let name = key.stringValue
+    return try decoder.unboxBool(require(name), depth: depth, nested: nested, last: .key(name))
   }
 
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try decoder.unboxString(require(key), depth: depth, nested: nested, last: .key(key.stringValue))
+    let name = key.stringValue
+    return try decoder.unboxString(require(name), depth: depth, nested: nested, last: .key(name))
   }
 
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try float(key) }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try float(key) }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
-  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
-  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
-  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
-  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
-  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
-  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
-  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try float(key, as: Double.self) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try float(key, as: Float.self) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key, as: Int.self) }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key, as: Int8.self) }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key, as: Int16.self) }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key, as: Int32.self) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key, as: Int64.self) }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key, as: UInt.self) }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key, as: UInt8.self) }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key, as: UInt16.self) }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key, as: UInt32.self) }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key, as: UInt64.self) }
 
-  private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
-    try decoder.unboxInteger(require(key), as: T.self, depth: depth, nested: nested, last: .key(key.stringValue))
+  // Inlined into each `decode` above, so that the decoder's method is called for a concrete
+  // type (and specialized); a generic method of this generic type would run unspecialized.
+  @inline(__always)
+  private func integer<T: FixedWidthInteger>(_ key: Key, as type: T.Type) throws -> T {
+    let name = key.stringValue
+    return try decoder.unboxInteger(require(name), as: T.self, depth: depth, nested: nested, last: .key(name))
   }
 
-  private func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ key: Key) throws -> T {
-    try decoder.unboxFloat(require(key), as: T.self, depth: depth, nested: nested, last: .key(key.stringValue))
+  @inline(__always)
+  private func float<T: BinaryFloatingPoint & LosslessStringConvertible>(_ key: Key, as type: T.Type) throws -> T {
+    let name = key.stringValue
+    return try decoder.unboxFloat(require(name), as: T.self, depth: depth, nested: nested, last: .key(name))
   }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decoder.unbox(require(key), as: T.self, step: .key(key.stringValue), nested: nested)
+    let name = key.stringValue
+    return try decoder.unbox(require(name), as: T.self, step: .key(name), nested: nested)
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
-    return try decoder.unbox(value, as: T.self, step: .key(key.stringValue), nested: nested)
+    let name = key.stringValue
+    guard let value = try lookup(name), !decoder.tape.isNull(value) else { return nil }
+    return try decoder.unbox(value, as: T.self, step: .key(name), nested: nested)
   }
 
   func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
-    return try decoder.unboxString(value, depth: depth, nested: nested, last: .key(key.stringValue))
+    let name = key.stringValue
+    guard let value = try lookup(name), !decoder.tape.isNull(value) else { return nil }
+    return try decoder.unboxString(value, depth: depth, nested: nested, last: .key(name))
   }
 
   func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
-    return try decoder.unboxBool(value, depth: depth, nested: nested, last: .key(key.stringValue))
+    let name = key.stringValue
+    guard let value = try lookup(name), !decoder.tape.isNull(value) else { return nil }
+    return try decoder.unboxBool(value, depth: depth, nested: nested, last: .key(name))
   }
 
   func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
-    return try decoder.unboxInteger(value, as: Int.self, depth: depth, nested: nested, last: .key(key.stringValue))
+    let name = key.stringValue
+    guard let value = try lookup(name), !decoder.tape.isNull(value) else { return nil }
+    return try decoder.unboxInteger(value, as: Int.self, depth: depth, nested: nested, last: .key(name))
   }
 
   func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-    guard let value = try lookup(key), !decoder.tape.isNull(value) else { return nil }
-    return try decoder.unboxFloat(value, as: Double.self, depth: depth, nested: nested, last: .key(key.stringValue))
+    let name = key.stringValue
+    guard let value = try lookup(name), !decoder.tape.isNull(value) else { return nil }
+    return try decoder.unboxFloat(value, as: Double.self, depth: depth, nested: nested, last: .key(name))
   }
 
   func nestedContainer<NestedKey: CodingKey>(
@@ -181,15 +194,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     if case .caseName = source, decoder.tape.scalar(node, equals: name) {
       return KeyedDecodingContainer(
         KeyedContainer<NestedKey>(
-          decoder: decoder, node: node, source: .unitPayload, depth: depth, nested: nested + [.key(name)],
-          tracker: nil))
+          decoder: decoder, node: node, source: .unitPayload, depth: depth,
+          nested: decoder.nestedPath(nested, appending: .key(name)), tracker: nil))
     }
-    let value = try require(key)
-    let path = nested + [.key(name)]
+    let value = try require(name)
+    let path = decoder.nestedPath(nested, appending: .key(name))
     if decoder.tape.kind(value) == .mapping {
-      let tracker = decoder.trackers.count
-      decoder.trackers.append(
-        .init(mapping: value, count: Int(decoder.tape.nodes[value].count), depth: depth, nested: path))
+      let tracker = decoder.addTracker(mapping: value, depth: depth, nested: path)
       return KeyedDecodingContainer(
         KeyedContainer<NestedKey>(
           decoder: decoder, node: value, source: .mapping(isPayload: true), depth: depth, nested: path,
@@ -201,12 +212,13 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    let value = try require(key)
+    let name = key.stringValue
+    let value = try require(name)
     guard decoder.tape.kind(value) == .sequence else {
-      throw decoder.mismatch(
-        expected: "a sequence", node: value, depth: depth, nested: nested, last: .key(key.stringValue))
+      throw decoder.mismatch(expected: "a sequence", node: value, depth: depth, nested: nested, last: .key(name))
     }
-    return UnkeyedContainer(decoder: decoder, node: value, depth: depth, nested: nested + [.key(key.stringValue)])
+    return UnkeyedContainer(
+      decoder: decoder, node: value, depth: depth, nested: decoder.nestedPath(nested, appending: .key(name)))
   }
 
   func superDecoder() throws -> any Decoder {
@@ -233,7 +245,7 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
       if case .mapping = source { return decoder.tape.lookup(key.name, in: node)?.value }
       return nil
     }
-    return try lookup(typed)
+    return try lookup(typed.stringValue)
   }
 
   private struct AnyKey {
@@ -244,21 +256,23 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
 extension DecoderImpl {
   /// A decoder for `superDecoder()`: a fresh decoder that reports paths through this one.
-  func detached(_ node: Int, step: PathStep, nested: [PathStep], depth: Int) -> any Decoder {
+  func detached(_ node: Int, step: PathStep, nested: Int, depth: Int) -> any Decoder {
     detached(tape, node: node, step: step, nested: nested, depth: depth)
   }
 
   /// A decoder of the root of another tape (a `null` made up for an absent key).
-  func detached(_ other: Tape, step: PathStep, nested: [PathStep], depth: Int) -> any Decoder {
+  func detached(_ other: Tape, step: PathStep, nested: Int, depth: Int) -> any Decoder {
     detached(other, node: other.root, step: step, nested: nested, depth: depth)
   }
 
-  private func detached(_ tape: Tape, node: Int, step: PathStep, nested: [PathStep], depth: Int) -> any Decoder {
+  private func detached(_ tape: Tape, node: Int, step: PathStep, nested: Int, depth: Int) -> any Decoder {
     let child = DecoderImpl(options: options, rootType: rootType, tape: tape)
-    // The frames below only name the path; their nodes are not read.
+    // The frames below only name the path; their nodes are not read. Their paths are numbers
+    // into `nestedPaths`, which the child gets a copy of.
+    child.nestedPaths = nestedPaths
     child.frames = Array(frames[...depth])
     child.frames.append(
-      Frame(node: node, nested: nested, step: step, firstTracker: 0, ownTracker: nil, firstMissing: 0))
+      Frame(node: node, nested: nested, step: step, firstTracker: 0, ownTracker: -1, firstMissing: 0))
     return child
   }
 }
@@ -277,17 +291,17 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
   /// The path from the frame to the sequence, kept by the decoder (0 is the empty path).
   private let nestedID: UInt16
 
-  init(decoder: DecoderImpl, node: Int, depth: Int, nested: [PathStep]) {
+  init(decoder: DecoderImpl, node: Int, depth: Int, nested: Int) {
     self.decoder = decoder
     self.sequence = UInt32(node)
     self.frameDepth = UInt16(clamping: depth)
-    self.nestedID = decoder.nestedPathID(nested)
+    self.nestedID = UInt16(nested)
     self.cursor = decoder.tape.nodes[node].first
   }
 
   var node: Int { Int(sequence) }
   var depth: Int { Int(frameDepth) }
-  var nested: [PathStep] { decoder.nestedPaths[Int(nestedID)] }
+  var nested: Int { Int(nestedID) }
   var elementCount: Int { Int(decoder.tape.nodes[Int(sequence)].count) }
   var currentIndex: Int { Int(index) }
 
@@ -363,13 +377,12 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     guard decoder.tape.kind(value) == .mapping else {
       throw decoder.mismatch(expected: "a mapping", node: value, depth: depth, nested: nested, last: step)
     }
-    let tracker = decoder.trackers.count
-    decoder.trackers.append(
-      .init(mapping: value, count: Int(decoder.tape.nodes[value].count), depth: depth, nested: nested + [step]))
+    let path = decoder.nestedPath(nested, appending: step)
+    let tracker = decoder.addTracker(mapping: value, depth: depth, nested: path)
     return KeyedDecodingContainer(
       KeyedContainer<NestedKey>(
-        decoder: decoder, node: value, source: .mapping(isPayload: false), depth: depth,
-        nested: nested + [step], tracker: tracker))
+        decoder: decoder, node: value, source: .mapping(isPayload: false), depth: depth, nested: path,
+        tracker: tracker))
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -377,7 +390,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     guard decoder.tape.kind(value) == .sequence else {
       throw decoder.mismatch(expected: "a sequence", node: value, depth: depth, nested: nested, last: step)
     }
-    return UnkeyedContainer(decoder: decoder, node: value, depth: depth, nested: nested + [step])
+    return UnkeyedContainer(decoder: decoder, node: value, depth: depth, nested: decoder.nestedPath(nested, appending: step))
   }
 
   mutating func superDecoder() throws -> any Decoder {
@@ -393,7 +406,7 @@ struct SingleValueContainer: SingleValueDecodingContainer {
   let node: Int
   let depth: Int
 
-  var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: []) }
+  var codingPath: [any CodingKey] { decoder.codingPath(depth: depth, nested: 0) }
 
   func decodeNil() -> Bool { decoder.tape.isNull(node) }
   func decode(_ type: Bool.Type) throws -> Bool { try decoder.unboxBool(node, depth: depth) }

@@ -133,10 +133,36 @@ struct Tape: Sendable {
   func isNull(_ ref: Int) -> Bool {
     let node = nodes[ref]
     guard node.kind == .scalar, node.style == .plain, node.tag != .string else { return false }
+    // The bytes of `~`, `null`, `Null` and `NULL` (see `isNullScalar`), without making a `String`.
+    let first = Int(node.first)
     switch node.count {
     case 0: return true
-    case 1, 4: return isNullScalar(string(ref), tag: node.tag)
+    case 1: return text[first] == UInt8(ascii: "~") || node.tag == .null
+    case 4:
+      return bytes(at: first, equal: "null") || bytes(at: first, equal: "Null") || bytes(at: first, equal: "NULL")
+        || node.tag == .null
     default: return node.tag == .null
+    }
+  }
+
+  /// Whether the text buffer holds `word` at `offset` (`word` is ASCII and fits in the buffer).
+  private func bytes(at offset: Int, equal word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard offset + count <= text.count else { return false }
+    return text.withUnsafeBufferPointer { buffer in
+      memcmp(buffer.baseAddress! + offset, word.utf8Start, count) == 0
+    }
+  }
+
+  /// A plain, untagged `true` or `false`, read without making a `String`; `nil` for anything
+  /// else (other spellings go through ``ScalarResolver``).
+  func plainBool(_ ref: Int) -> Bool? {
+    let node = nodes[ref]
+    guard node.kind == .scalar, node.style == .plain, node.tag == .none else { return nil }
+    switch node.count {
+    case 4 where bytes(at: Int(node.first), equal: "true"): return true
+    case 5 where bytes(at: Int(node.first), equal: "false"): return false
+    default: return nil
     }
   }
 
@@ -215,32 +241,40 @@ struct Tape: Sendable {
       guard let slot = index[key] else { return nil }
       return (Int(slot.ordinal), Int(slot.key), Int(nodes[Int(slot.key)].next))
     }
+    // The key's UTF-8 bytes in place (native strings have them), so that no copy is made.
+    if let found = key.utf8.withContiguousStorageIfAvailable({ lookup(utf8: $0, in: node, after: hint) }) {
+      return found
+    }
     var string = key
-    return string.withUTF8 { key -> (ordinal: Int, key: Int, value: Int)? in
-      text.withUnsafeBufferPointer { text -> (ordinal: Int, key: Int, value: Int)? in
-        func matches(_ ref: UInt32) -> Bool {
-          let candidate = nodes[Int(ref)]
-          guard candidate.count == key.count, candidate.kind == .scalar else { return false }
-          guard key.count > 0 else { return true }
-          let start = text.baseAddress! + Int(candidate.first)
-          return start.pointee == key[0] && memcmp(start, key.baseAddress!, key.count) == 0
-        }
-        var ordinal = 0
-        var current = node.first
-        if let hint {
-          let next = nodes[Int(nodes[hint.key].next)].next
-          if next != Tape.none {
-            if matches(next) { return (hint.ordinal + 1, Int(next), Int(nodes[Int(next)].next)) }
-          }
-        }
-        while current != Tape.none {
-          let value = nodes[Int(current)].next
-          if matches(current) { return (ordinal, Int(current), Int(value)) }
-          ordinal += 1
-          current = nodes[Int(value)].next
-        }
-        return nil
+    return string.withUTF8 { lookup(utf8: $0, in: node, after: hint) }
+  }
+
+  private func lookup(utf8 key: UnsafeBufferPointer<UInt8>, in node: Node, after hint: (ordinal: Int, key: Int)?)
+    -> (ordinal: Int, key: Int, value: Int)?
+  {
+    text.withUnsafeBufferPointer { text -> (ordinal: Int, key: Int, value: Int)? in
+      func matches(_ ref: UInt32) -> Bool {
+        let candidate = nodes[Int(ref)]
+        guard candidate.count == key.count, candidate.kind == .scalar else { return false }
+        guard key.count > 0 else { return true }
+        let start = text.baseAddress! + Int(candidate.first)
+        return start.pointee == key[0] && memcmp(start, key.baseAddress!, key.count) == 0
       }
+      var ordinal = 0
+      var current = node.first
+      if let hint {
+        let next = nodes[Int(nodes[hint.key].next)].next
+        if next != Tape.none {
+          if matches(next) { return (hint.ordinal + 1, Int(next), Int(nodes[Int(next)].next)) }
+        }
+      }
+      while current != Tape.none {
+        let value = nodes[Int(current)].next
+        if matches(current) { return (ordinal, Int(current), Int(value)) }
+        ordinal += 1
+        current = nodes[Int(value)].next
+      }
+      return nil
     }
   }
 
@@ -362,6 +396,7 @@ struct Tape: Sendable {
   }
 
   /// Links `child` into `parent`'s chain after `last` (-1 for the first child).
+  @inline(__always)
   mutating func link(_ child: Int, after last: Int, in parent: Int) {
     if last < 0 {
       nodes[parent].first = UInt32(child)

@@ -296,6 +296,7 @@ private struct TapeBuilder {
     tape.text.reserveCapacity(source.bytes.count / 2)
   }
 
+  @inline(__always)
   func mark(_ mark: yaml_mark_t) -> Mark {
     Mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1, offset: Int(mark.index))
   }
@@ -455,11 +456,11 @@ private struct TapeBuilder {
     guard node.kind == .scalar else {
       throw error("a mapping key must be a scalar, not \(tape.foundDescription(ref))", node.start)
     }
-    if isMergeKey(ref) {
+    if isMergeKey(node) {
       frame.valueIsMerge = true
       return
     }
-    try checkDuplicate(ref, in: &frame, at: top)
+    try checkDuplicate(ref, node, in: &frame, at: top)
   }
 
   /// Makes room for the extras of a frame; returns its depth.
@@ -469,7 +470,7 @@ private struct TapeBuilder {
   }
 
   /// Rejects a key that the mapping already has.
-  mutating func checkDuplicate(_ key: Int, in frame: inout Frame, at depth: Int) throws {
+  mutating func checkDuplicate(_ key: Int, _ keyNode: Tape.Node, in frame: inout Frame, at depth: Int) throws {
     let ordinal = UInt32(frame.count)
     if frame.hasSeen {
       let name = tape.string(key)
@@ -479,14 +480,14 @@ private struct TapeBuilder {
       extras[depth].seen[name] = Tape.Slot(ordinal: ordinal, key: UInt32(key))
       return
     }
-    // Compare with the keys so far, skipping merge keys.
+    // Compare with the keys so far, skipping merge keys; the lengths first, as most differ.
     var current = tape.nodes[frame.ref].first
     while current != Tape.none, Int(current) != key {
-      let value = tape.nodes[Int(current)].next
-      if !isMergeKey(Int(current)), keysEqual(Int(current), key) {
+      let candidate = tape.nodes[Int(current)]
+      if candidate.count == keyNode.count, keysEqual(candidate, keyNode), !isMergeKey(candidate) {
         throw duplicate(tape.string(key), key, first: Int(current))
       }
-      current = tape.nodes[Int(value)].next
+      current = tape.nodes[Int(candidate.next)].next
     }
     if frame.count + 1 > YAMLNode.Mapping.linearLimit, !frame.hasMerges {
       // From here on, a hash of the keys (it becomes the mapping's index).
@@ -506,14 +507,15 @@ private struct TapeBuilder {
 
   /// A plain, untagged `<<`.
   func isMergeKey(_ ref: Int) -> Bool {
-    let node = tape.nodes[ref]
+    isMergeKey(tape.nodes[ref])
+  }
+
+  func isMergeKey(_ node: Tape.Node) -> Bool {
     guard node.count == 2, node.kind == .scalar, node.style == .plain, node.tag == .none else { return false }
     return tape.text[Int(node.first)] == UInt8(ascii: "<") && tape.text[Int(node.first) + 1] == UInt8(ascii: "<")
   }
 
-  func keysEqual(_ a: Int, _ b: Int) -> Bool {
-    let left = tape.nodes[a]
-    let right = tape.nodes[b]
+  func keysEqual(_ left: Tape.Node, _ right: Tape.Node) -> Bool {
     guard left.count == right.count else { return false }
     return tape.text.withUnsafeBufferPointer { buffer in
       left.count == 0 || memcmp(buffer.baseAddress! + Int(left.first), buffer.baseAddress! + Int(right.first), Int(left.count)) == 0
