@@ -126,8 +126,9 @@ public final class SpecEngine: ScenarioEngine {
     }
     var scenarios: [ScenarioID: (spec: ScenarioSpec, program: (any ScenarioProgram)?)] = [:]
     var planned: [PlannedScenario] = []
+    let memo = DecodeMemo()
     for scenario in spec.scenarios {
-      switch feature.bind(spec, scenario, feature) {
+      switch feature.bind(spec, scenario, feature, memo) {
       case .program(let program):
         scenarios[scenario.id] = (scenario, program)
       case .errors(let found):
