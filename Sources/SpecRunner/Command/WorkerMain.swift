@@ -15,9 +15,11 @@ enum WorkerMain {
   @MainActor
   static func serve(engine: any ScenarioEngine) async -> Int32 {
     prepareProcess()
+    let board = StepBoard.attach(environment: ProcessInfo.processInfo.environment)
     let channel = duplicateStandardOutput()
     var lines = LineBuffer()
     var loaded: Set<String> = []
+    var sequence: UInt32 = 0
     var buffer = [UInt8](repeating: 0, count: 4096)
     let decoder = JSONDecoder()
     while true {
@@ -32,10 +34,27 @@ enum WorkerMain {
         if loaded.insert(request.id.file).inserted {
           _ = engine.load(files: [request.id.file])
         }
+        sequence &+= 1
+        board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
         let result = await engine.run(request.id, timeout: .seconds(request.timeout)) { location in
+          // As each step starts: a store into the shared board, which the parent reads only
+          // if this worker dies; a message only for a step in another file (or no board).
+          if let board {
+            if location.file == request.id.file, let line = UInt32(exactly: location.line),
+              let column = UInt32(exactly: location.column), line != StepBoard.elsewhere
+            {
+              board.write(StepBoard.Record(sequence: sequence, line: line, column: column))
+              return
+            }
+            board.write(StepBoard.Record(sequence: sequence, line: StepBoard.elsewhere, column: 0))
+          }
           send(.step(location), to: channel)
         }
         fflush(stdout)
+        fflush(stderr)
+        // Ends this scenario's share of standard error before its result is sent, so that
+        // the parent can tell it from the next scenario's output (requests come in batches).
+        if !scenarioEndMarker.withUnsafeBytes({ writeAll(2, $0) }) { _exit(4) }
         send(.result(result), to: channel)
       }
     }

@@ -49,14 +49,17 @@ final class WorkerProcess {
     var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
   }
 
-  /// Starts `executable` with `arguments` (without the program name) and `environment`.
+  /// Starts `executable` with `arguments` (without the program name) and `environment`;
+  /// `descriptor`, when given, becomes the worker's descriptor `childDescriptor` (the other
+  /// descriptors the parent has are close-on-exec).
   ///
   /// The child starts with `SIGINT` blocked, so a Ctrl-C that reaches the whole process
   /// group before the worker has set it to be ignored does not kill it; `SIGPIPE` and
   /// `SIGINT` have their default actions.
-  static func spawn(executable: String, arguments: [String], environment: [String: String]) throws(SpawnError)
-    -> WorkerProcess
-  {
+  static func spawn(
+    executable: String, arguments: [String], environment: [String: String],
+    passing descriptor: (parent: Int32, child: Int32)? = nil
+  ) throws(SpawnError) -> WorkerProcess {
     let stdin = try makePipe()
     let stdout = try makePipe()
     let stderr = try makePipe()
@@ -66,6 +69,18 @@ final class WorkerProcess {
     posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
     posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
     posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
+    // dup2 onto itself would keep close-on-exec: a descriptor that already has the child's
+    // number is copied out of the way first.
+    var moved: Int32 = -1
+    defer { if moved >= 0 { close(moved) } }
+    if let descriptor {
+      var source = descriptor.parent
+      if source == descriptor.child {
+        moved = fcntl(source, F_DUPFD_CLOEXEC, descriptor.child + 1)
+        source = moved
+      }
+      posix_spawn_file_actions_adddup2(&actions, source, descriptor.child)
+    }
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

@@ -7,13 +7,25 @@ import Foundation
 //     {"id":{"file":"specs/counter.yaml","scenario":2},"timeout":10}
 //   worker → command (the worker's standard output; whatever else the worker prints goes
 //   to its standard error):
-//     {"step":{"file":"specs/counter.yaml","line":14,"column":9}}    as each step starts
+//     {"step":{"file":"specs/counter.yaml","line":14,"column":9}}    as a step starts (see below)
 //     {"result":{…a ScenarioResult…}}                                 when the scenario ends
 //
-// A worker runs one scenario at a time, and exits when its standard input ends.
+// A worker runs the scenarios in the order it was sent them, one at a time, and exits
+// when its standard input ends. The command may send several requests at once (a batch).
+//
+// The step a scenario is in goes to the worker's `StepBoard`, memory it shares with the
+// command, which reads it only when the worker crashes or times out. A `step` message is
+// sent only for a step in another file than its scenario's, or by a worker without a board.
+//
+// Just before each result, the worker writes `scenarioEndMarker` to its standard error,
+// so that the command can tell what one scenario wrote there from what the next one wrote.
 
 /// The first argument that starts an executable as a worker instead of a command.
 let workerArgument = "__worker"
+
+/// What a worker writes to its standard error at the end of each scenario (never forwarded).
+/// NUL bytes do not occur in the text that programs write there.
+let scenarioEndMarker: [UInt8] = Array("\u{0}reducer-spec:end-of-scenario\u{0}".utf8)
 
 /// Run this scenario, within this many seconds.
 struct WorkerRequest: Codable, Hashable, Sendable {

@@ -22,7 +22,9 @@ public struct Feature: Sendable {
   public let name: String
   /// The feature's own stubs (the built-ins come on top).
   public let stubs: [Stub]
-  let bind: @MainActor @Sendable (_ spec: SpecFile, _ scenario: ScenarioSpec, _ feature: Feature) -> BindResult
+  let bind:
+    @MainActor @Sendable (_ spec: SpecFile, _ scenario: ScenarioSpec, _ feature: Feature, _ memo: DecodeMemo) ->
+      BindResult
 
   /// A feature for specs.
   ///
@@ -39,9 +41,9 @@ public struct Feature: Sendable {
   ) where R.State == State, R.Action == Action {
     self.name = name
     self.stubs = stubs
-    self.bind = { spec, scenario, feature in
+    self.bind = { spec, scenario, feature, memo in
       TypedScenario<R>.bind(
-        spec: spec, scenario: scenario, feature: feature, initialState: initialState, reducer: reducer)
+        spec: spec, scenario: scenario, feature: feature, initialState: initialState, reducer: reducer, memo: memo)
     }
   }
 
@@ -59,4 +61,60 @@ protocol ScenarioProgram: AnyObject {
 enum BindResult {
   case program(any ScenarioProgram)
   case errors([YAMLError])
+}
+
+/// The values decoded from a file's YAML so far, by the node they came from: a spec
+/// repeats the same actions (`send: increment`) many times, and decoding one from its node
+/// builds a document of the node first.
+///
+/// Only what decoded is kept; a node that fails is decoded again where it stands, so that
+/// each error names its own line. Two nodes are the same when they hold the same text
+/// written alike (``YAMLNode/shapeKey``), wherever they are: decoding does not depend on
+/// where a node is.
+@MainActor
+final class DecodeMemo {
+  private struct Key: Hashable {
+    var type: ObjectIdentifier
+    var shape: String
+  }
+
+  private var values: [Key: Any] = [:]
+
+  func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode, with decoder: YAMLDecoder) throws -> T {
+    let key = Key(type: ObjectIdentifier(T.self), shape: node.shapeKey)
+    if let value = values[key] as? T { return value }
+    let value = try decoder.decode(T.self, from: node)
+    values[key] = value
+    return value
+  }
+}
+
+extension YAMLNode {
+  /// A text that two nodes share exactly when they have the same content, tags and
+  /// scalar styles, wherever they are.
+  var shapeKey: String {
+    var out = ""
+    appendShape(to: &out)
+    return out
+  }
+
+  // Every part is tagged and every text length-prefixed, so no two shapes write alike.
+  private func appendShape(to out: inout String) {
+    switch content {
+    case .scalar(let scalar):
+      out += "s\(tag.rawValue).\(scalar.style.rawValue).\(scalar.value.utf8.count):"
+      out += scalar.value
+    case .sequence(let elements):
+      out += "q\(tag.rawValue).\(elements.count)["
+      for element in elements { element.appendShape(to: &out) }
+      out += "]"
+    case .mapping(let mapping):
+      out += "m\(tag.rawValue).\(mapping.count){"
+      for entry in mapping.entries {
+        entry.key.appendShape(to: &out)
+        entry.value.appendShape(to: &out)
+      }
+      out += "}"
+    }
+  }
 }

@@ -38,7 +38,18 @@ public final class SpecEngine: ScenarioEngine {
   }
 
   public func load(files: [String]) -> [LoadedFile] {
-    files.map { compiled($0).loaded }
+    guard files.count > 1 else { return files.map { compiled($0).loaded } }
+    // Reading and parsing a file costs about as much as binding it, and needs no main
+    // actor: another thread reads the next files while this one binds, so that planning a
+    // run (the command's serial part) uses two cores.
+    let ahead = ParseAhead(paths: files)
+    return files.indices.map { index in
+      let parsed = ahead.take(index)
+      if let index = cache.lastIndex(where: { $0.path == files[index] }) { return cache[index].compiled.loaded }
+      let compiled = bind(parsed)
+      remember(files[index], compiled)
+      return compiled.loaded
+    }
   }
 
   public func run(_ id: ScenarioID, timeout: Duration, onStep: (FileLocation) -> Void) async -> ScenarioResult {
@@ -76,13 +87,45 @@ public final class SpecEngine: ScenarioEngine {
 
   private func compiled(_ path: String) -> Compiled {
     if let index = cache.lastIndex(where: { $0.path == path }) { return cache[index].compiled }
-    let compiled = compile(path)
-    cache.append((path, compiled))
-    if cache.count > Self.cacheSize { cache.removeFirst() }
+    let compiled = bind(Self.parse(path))
+    remember(path, compiled)
     return compiled
   }
 
-  private func compile(_ path: String) -> Compiled {
+  private func remember(_ path: String, _ compiled: Compiled) {
+    cache.append((path, compiled))
+    if cache.count > Self.cacheSize { cache.removeFirst() }
+  }
+
+  /// A file read and checked against the format, not yet bound to its feature.
+  struct Parsed: Sendable {
+    var path: String
+    var source: SourceFile?
+    /// `nil` when the file could not be read as a spec.
+    var spec: SpecFile?
+    var errors: [YAMLError]
+  }
+
+  /// Reads, parses and checks a file against the format: the part of loading that any
+  /// thread can do.
+  nonisolated static func parse(_ path: String) -> Parsed {
+    let root: YAMLNode
+    do {
+      root = try YAMLParser().parse(contentsOf: path)
+    } catch let error as YAMLError {
+      return Parsed(path: path, source: nil, spec: nil, errors: [error])
+    } catch {
+      let error = YAMLError("cannot read the file: \(error)", at: FileLocation(file: path, line: 0, column: 0))
+      return Parsed(path: path, source: nil, spec: nil, errors: [error])
+    }
+    var parser = SpecParser(path: path)
+    let spec = parser.parse(root)
+    return Parsed(path: path, source: root.source, spec: spec, errors: parser.errors)
+  }
+
+  /// Binds a parsed file to its feature.
+  private func bind(_ parsed: Parsed) -> Compiled {
+    let path = parsed.path
     func failed(_ errors: [YAMLError], feature: String? = nil, source: SourceFile? = nil) -> Compiled {
       // In the order of the file, whichever check found them.
       let sorted = errors.enumerated().sorted { a, b in
@@ -103,19 +146,9 @@ public final class SpecEngine: ScenarioEngine {
         loaded: LoadedFile(file: path, feature: feature, scenarios: [], errors: fileErrors), source: source,
         scenarios: [:])
     }
-    let root: YAMLNode
-    do {
-      root = try YAMLParser().parse(contentsOf: path)
-    } catch let error as YAMLError {
-      return failed([error])
-    } catch {
-      return failed([YAMLError("cannot read the file: \(error)", at: FileLocation(file: path, line: 0, column: 0))])
-    }
-    let source = root.source
-    var parser = SpecParser(path: path)
-    let spec = parser.parse(root)
-    var errors = parser.errors
-    guard let spec else { return failed(errors, source: source) }
+    let source = parsed.source
+    var errors = parsed.errors
+    guard let spec = parsed.spec else { return failed(errors, source: source) }
     guard let feature = features[spec.feature] else {
       errors.insert(
         YAMLError(
@@ -126,8 +159,9 @@ public final class SpecEngine: ScenarioEngine {
     }
     var scenarios: [ScenarioID: (spec: ScenarioSpec, program: (any ScenarioProgram)?)] = [:]
     var planned: [PlannedScenario] = []
+    let memo = DecodeMemo()
     for scenario in spec.scenarios {
-      switch feature.bind(spec, scenario, feature) {
+      switch feature.bind(spec, scenario, feature, memo) {
       case .program(let program):
         scenarios[scenario.id] = (scenario, program)
       case .errors(let found):
@@ -140,5 +174,38 @@ public final class SpecEngine: ScenarioEngine {
     return Compiled(
       loaded: LoadedFile(file: path, feature: spec.feature, scenarios: planned, errors: []), source: source,
       scenarios: scenarios)
+  }
+}
+
+/// Parses a list of files on another thread, a few files ahead of the one that takes them.
+private final class ParseAhead: @unchecked Sendable {
+  // `results` is shared: under `lock`. Each file's semaphore says it is parsed; `window`
+  // bounds how many parsed files wait, so that memory stays flat however many files a run has.
+  private let lock = NSLock()
+  private var results: [SpecEngine.Parsed?]
+  private let ready: [DispatchSemaphore]
+  private let window = DispatchSemaphore(value: 8)
+
+  init(paths: [String]) {
+    results = Array(repeating: nil, count: paths.count)
+    ready = paths.map { _ in DispatchSemaphore(value: 0) }
+    Thread.detachNewThread { [self] in
+      for (index, path) in paths.enumerated() {
+        window.wait()
+        let parsed = SpecEngine.parse(path)
+        lock.withLock { results[index] = parsed }
+        ready[index].signal()
+      }
+    }
+  }
+
+  /// The parsed file at `index`, once it is ready. Every index is taken once, in order.
+  func take(_ index: Int) -> SpecEngine.Parsed {
+    ready[index].wait()
+    window.signal()
+    return lock.withLock {
+      defer { results[index] = nil }
+      return results[index]!
+    }
   }
 }

@@ -53,7 +53,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   /// every problem at its line and column.
   static func bind(
     spec: SpecFile, scenario: ScenarioSpec, feature: Feature, initialState: @Sendable () -> State,
-    reducer: @escaping @Sendable () -> R
+    reducer: @escaping @Sendable () -> R, memo: DecodeMemo = DecodeMemo()
   ) -> BindResult {
     let decoder = YAMLDecoder()
     var errors: [YAMLError] = []
@@ -103,9 +103,9 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       let step: Step?
       switch spec.kind {
       case .send(let node):
-        step = attempt { try decoder.decode(Action.self, from: node) }.map { .send($0, state: assignments) }
+        step = attempt { try memo.decode(Action.self, from: node, with: decoder) }.map { .send($0, state: assignments) }
       case .receive(let node):
-        step = attempt { try decoder.decode(Action.self, from: node) }.map {
+        step = attempt { try memo.decode(Action.self, from: node, with: decoder) }.map {
           .receive($0, state: assignments, timeout: spec.timeout)
         }
       case .receiveCase(let path, let node):

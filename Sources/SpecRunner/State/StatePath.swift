@@ -41,6 +41,12 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible {
     components = []
     offsets = []
     if text == "self" { return }
+    // The usual path is one ASCII field name (`count`): read it without the general parser.
+    if let field = Self.singleASCIIField(text) {
+      components = [.field(field)]
+      offsets = [0]
+      return
+    }
     let characters = Array(text.unicodeScalars)
     var index = 0
 
@@ -49,16 +55,13 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible {
     }
     func identifier() throws(ParseError) -> String {
       let start = index
-      guard index < characters.count, characters[index] == "_" || characters[index].properties.isAlphabetic else {
+      guard index < characters.count, Self.startsIdentifier(characters[index]) else {
         if index < characters.count {
           throw fail("expected a field name, found `\(characters[index])`", at: index)
         }
         throw fail("expected a field name after `.`", at: index)
       }
-      while index < characters.count,
-        characters[index] == "_" || characters[index].properties.isAlphabetic
-          || ("0"..."9").contains(characters[index])
-      {
+      while index < characters.count, Self.continuesIdentifier(characters[index]) {
         index += 1
       }
       return String(String.UnicodeScalarView(characters[start..<index]))
@@ -132,6 +135,34 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible {
         throw fail("expected `.`, `[` or the end, found `\(characters[index])`", at: index)
       }
     }
+  }
+
+  // MARK: Characters
+
+  /// `_` or a letter. ASCII is decided without Unicode's property tables, which are slow
+  /// to consult and would be for nearly every character of every path.
+  @inline(__always)
+  private static func startsIdentifier(_ character: Unicode.Scalar) -> Bool {
+    guard character.isASCII else { return character.properties.isAlphabetic }
+    let value = character.value | 0x20  // lowercased, for letters
+    return character == "_" || (value >= 0x61 && value <= 0x7A)
+  }
+
+  /// `_`, a letter or a digit.
+  @inline(__always)
+  private static func continuesIdentifier(_ character: Unicode.Scalar) -> Bool {
+    startsIdentifier(character) || (character.value >= 0x30 && character.value <= 0x39)
+  }
+
+  /// `text` when it is one ASCII field name other than `self`, which the general parser
+  /// would read as `[.field(text)]`.
+  private static func singleASCIIField(_ text: String) -> String? {
+    var text = text
+    let isField = text.withUTF8 { bytes -> Bool in
+      guard let first = bytes.first, first < 0x80, startsIdentifier(Unicode.Scalar(first)) else { return false }
+      return bytes.allSatisfy { $0 < 0x80 && continuesIdentifier(Unicode.Scalar($0)) }
+    }
+    return isField && text != "self" ? text : nil
   }
 
   /// The text of the first `count` components: `repositories[0]`.
