@@ -291,12 +291,33 @@ import Testing
   @Test func eachWorkerLoadsAFileOnce() async throws {
     let run = try await PoolFixture.run(["--jobs", "1", "Tests/Fixtures/pool/basic"], environment: ["POOL_FIXTURE_LOG_LOADS": "1"])
     let loads = run.stderr.split(separator: "\n").filter { $0.hasPrefix("loading ") }
-    // Once in the command, to plan the run, and once in its one worker.
-    #expect(
-      loads == [
-        "loading Tests/Fixtures/pool/basic/a.yaml", "loading Tests/Fixtures/pool/basic/b.yml",
-        "loading Tests/Fixtures/pool/basic/a.yaml", "loading Tests/Fixtures/pool/basic/b.yml",
-      ])
+    // Only in the worker: the command reads no spec file when it runs them.
+    #expect(loads == ["loading Tests/Fixtures/pool/basic/a.yaml", "loading Tests/Fixtures/pool/basic/b.yml"])
+    // What a worker writes while it reads a file is forwarded under the file's name.
+    #expect(run.stderr.hasPrefix("── output while reading Tests/Fixtures/pool/basic/a.yaml ──\nloading Tests/Fixtures/pool/basic/a.yaml\n"))
+  }
+
+  @Test func aTrapWhileReadingAFileFailsOnlyThatFile() async throws {
+    for jobs in ["1", "2"] {
+      let run = try await PoolFixture.run(["--jobs", jobs, "Tests/Fixtures/pool/load-trap"])
+      #expect(run.status == 1)
+      #expect(
+        run.output == """
+          Tests/Fixtures/pool/load-trap/a-traps.yaml
+            ✗ Tests/Fixtures/pool/load-trap/a-traps.yaml: error: the worker crashed with signal \(Self.trapSignal) while reading the file
+              The worker's last lines on standard error:
+                about to trap while reading Tests/Fixtures/pool/load-trap/a-traps.yaml
+                reducer_spec_pool_fixture/main.swift:LINE: Fatal error: the file traps on purpose
+
+          Tests/Fixtures/pool/load-trap/b-fine.yaml
+            ✓ passes (TIME)
+
+          1 file could not run.
+          1 passed, 0 failed, 0 skipped
+
+          """)
+      #expect(run.stderr.hasPrefix("── output while reading Tests/Fixtures/pool/load-trap/a-traps.yaml ──\nabout to trap while reading"))
+    }
   }
 
   @Test func usageErrorsExit64WithTheUsage() async throws {

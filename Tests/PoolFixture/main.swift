@@ -14,7 +14,8 @@
 // `traps` calls fatalError, `hangs` blocks the main thread forever, `exits` exits with
 // status 3, `slow` sleeps 200ms, `writes-stderr` writes a line to standard error,
 // `prints` prints a line to standard output, `skip` skips; anything else passes.
-// A line `error: MESSAGE` makes the file fail to load at that line.
+// A line `error: MESSAGE` makes the file fail to load at that line; a line
+// `trap-while-loading` makes the worker trap as it reads the file.
 
 import Foundation
 import SpecRunner
@@ -50,6 +51,9 @@ final class FakeEngine: ScenarioEngine {
       let content = line.dropFirst(indent)
       if content.hasPrefix("feature: ") {
         feature = String(content.dropFirst("feature: ".count))
+      } else if content == "trap-while-loading" {
+        FileHandle.standardError.write(Data("about to trap while reading \(file)\n".utf8))
+        fatalError("the file traps on purpose")
       } else if content.hasPrefix("error: ") {
         errors.append(SpecFileError(
           file: file, location: FileLocation(file: file, line: number, column: indent + 1),

@@ -197,7 +197,7 @@ import Testing
     var now = Self.start
     let reporter = JUnitReporter(path: "unused.xml", relativeTo: nil, currentDirectory: "/", now: { now })
     now = Self.start.addingTimeInterval(3600)
-    reporter.runStarted(RunPlan(scenarios: [], fileCount: 0, jobs: 1))
+    reporter.runStarted(RunPlan(files: [], jobs: 1))
     now = Self.start.addingTimeInterval(7200)
     #expect(reporter.document(for: RunResult(suites: [], duration: 0)).contains(#"timestamp="2025-01-02T04:04:05Z""#))
   }

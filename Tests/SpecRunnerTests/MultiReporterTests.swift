@@ -18,7 +18,7 @@ import Testing
       self.throwsAtEnd = throwsAtEnd
     }
 
-    func runStarted(_ plan: RunPlan) { log.append("\(name) runStarted \(plan.scenarios.count)") }
+    func runStarted(_ plan: RunPlan) { log.append("\(name) runStarted \(plan.files.count)") }
     func fileFailed(_ error: SpecFileError) { log.append("\(name) fileFailed \(error.file)") }
     func scenarioStarted(_ scenario: PlannedScenario) { log.append("\(name) scenarioStarted \(scenario.id)") }
     func scenarioFinished(_ result: ScenarioResult) { log.append("\(name) scenarioFinished \(result.id)") }
@@ -34,7 +34,7 @@ import Testing
     try ReporterFixtures.everyOutcome.replay(into: reporter)
     #expect(
       log.lines == [
-        "a runStarted 4", "b runStarted 4",
+        "a runStarted 3", "b runStarted 3",
         "a scenarioStarted specs/counter.yaml#0", "b scenarioStarted specs/counter.yaml#0",
         "a scenarioFinished specs/counter.yaml#0", "b scenarioFinished specs/counter.yaml#0",
         "a scenarioStarted specs/counter.yaml#1", "b scenarioStarted specs/counter.yaml#1",

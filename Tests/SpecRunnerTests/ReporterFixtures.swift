@@ -70,11 +70,9 @@ enum ReporterFixtures {
 }
 
 extension RunResult {
-  /// The plan of a run that ran exactly these scenarios.
+  /// The plan of a run that read exactly these files.
   func plan(jobs: Int = 2) -> RunPlan {
-    RunPlan(
-      scenarios: scenarios.map { PlannedScenario(id: $0.id, name: $0.name, location: $0.location, tags: $0.tags) },
-      fileCount: suites.count, jobs: jobs)
+    RunPlan(files: suites.map(\.file), jobs: jobs)
   }
 
   /// Sends this run's events to `reporter` in the order the runner does.

@@ -6,19 +6,28 @@ import Testing
 /// of a worker's standard error, and delivery in run order.
 @Suite struct WorkerPlumbingTests {
   @Test func protocolMessagesAreOneLineOfJSON() throws {
-    let request = WorkerRequest(id: ScenarioID(file: "specs/counter.yaml", scenario: 2, row: 1), timeout: 1.5)
+    let encoder = LineEncoder()
+    let request = WorkerRequest.run(ScenarioID(file: "specs/counter.yaml", scenario: 2, row: 1), timeout: 1.5)
     #expect(
-      String(decoding: encodeLine(request), as: UTF8.self)
+      String(decoding: encoder.encode(request), as: UTF8.self)
         == #"{"id":{"file":"specs/counter.yaml","row":1,"scenario":2},"timeout":1.5}"# + "\n")
+    #expect(
+      String(decoding: encoder.encode(WorkerRequest.plan("specs/counter.yaml")), as: UTF8.self)
+        == #"{"plan":"specs/counter.yaml"}"# + "\n")
     let step = WorkerMessage.step(FileLocation(file: "specs/counter.yaml", line: 14, column: 9))
     #expect(
-      String(decoding: encodeLine(step), as: UTF8.self)
+      String(decoding: encoder.encode(step), as: UTF8.self)
         == #"{"step":{"column":9,"file":"specs/counter.yaml","line":14}}"# + "\n")
+    let planned = PlannedScenario(
+      id: ScenarioID(file: "a.yaml", scenario: 0), name: "counts", location: FileLocation(file: "a.yaml", line: 3, column: 5),
+      tags: ["smoke"])
+    let plan = WorkerMessage.plan(LoadedFile(file: "a.yaml", feature: "Counter", scenarios: [planned], errors: []))
+    #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(encoder.encode(plan))) == plan)
     let result = ScenarioResult(
       id: ScenarioID(file: "a.yaml", scenario: 0), name: "two\nlines", location: FileLocation(file: "a.yaml", line: 3, column: 5),
       tags: [], outcome: .failed, duration: 0.25,
       failures: [StepFailure(location: FileLocation(file: "a.yaml", line: 4, column: 9), message: "A state change does not match expectation: …\n\n  − a\n  + b")])
-    let line = encodeLine(WorkerMessage.result(result))
+    let line = encoder.encode(WorkerMessage.result(result))
     #expect(line.filter { $0 == UInt8(ascii: "\n") }.count == 1)
     #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line)) == .result(result))
   }
@@ -67,9 +76,10 @@ import Testing
     let reporter = RecordingReporter()
     var forwarded: [String] = []
     var delivery = OrderedDelivery(
-      events: [.scenario(0), .fileFailed(broken), .scenario(1), .scenario(2), .scenario(3)],
-      scenarios: scenarios, reporters: [reporter], forwardOutput: { forwarded.append("\($0.name): " + String(decoding: $1, as: UTF8.self)) })
-    delivery.start()
+      reporters: [reporter], forwardOutput: { forwarded.append("\($0.name): " + String(decoding: $1, as: UTF8.self)) })
+    #expect(delivery.add(scenarios[0]) == 0)
+    delivery.add(broken)
+    for scenario in scenarios.dropFirst() { delivery.add(scenario) }
     #expect(reporter.events == [])
     delivery.record(2, result(scenarios[2]), output: Array("two\n".utf8))
     delivery.record(1, result(scenarios[1]), output: [])
@@ -88,17 +98,25 @@ import Testing
   @MainActor @Test func finishSkipsWhatDidNotRunAndDeliversTheRest() {
     let scenarios = plannedScenarios(3)
     let reporter = RecordingReporter()
-    var delivery = OrderedDelivery(
-      events: [.scenario(0), .scenario(1), .scenario(2)], scenarios: scenarios, reporters: [reporter], forwardOutput: { _, _ in })
+    var delivery = OrderedDelivery(reporters: [reporter], forwardOutput: { _, _ in })
+    for scenario in scenarios { delivery.add(scenario) }
     delivery.record(2, result(scenarios[2]), output: [])
     delivery.finish()
     #expect(reporter.events == ["started s2", "finished s2"])
+  }
+
+  @MainActor @Test func aFileErrorAddedFirstIsDeliveredAtOnce() {
+    let reporter = RecordingReporter()
+    var delivery = OrderedDelivery(reporters: [reporter], forwardOutput: { _, _ in })
+    delivery.add(SpecFileError(file: "a.yaml", location: FileLocation(file: "a.yaml", line: 1, column: 1), message: "broken"))
+    #expect(reporter.events == ["file failed a.yaml:1:1"])
   }
 
   @MainActor @Test func forwardedOutputNamesItsScenario() {
     let scenario = plannedScenarios(1)[0]
     #expect(SpecRun.forwardedOutput(of: scenario, Array("one\ntwo".utf8)) == "── output of specs/f0.yaml › s0 ──\none\ntwo\n")
     #expect(SpecRun.forwardedOutput(of: scenario, Array("one\n".utf8)) == "── output of specs/f0.yaml › s0 ──\none\n")
+    #expect(SpecRun.forwardedOutput(reading: "specs/f0.yaml", Array("one".utf8)) == "── output while reading specs/f0.yaml ──\none\n")
   }
 
   private func result(_ scenario: PlannedScenario) -> ScenarioResult {

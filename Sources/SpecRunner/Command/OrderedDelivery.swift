@@ -1,17 +1,20 @@
 /// Hands a run's events to its reporters in run order, whatever order the workers finish
-/// in: a file's errors where the file stands, each scenario once every event before it
-/// was delivered. Results that arrive early wait in a buffer.
+/// in: files in order, each file's errors where the file stands, each scenario once every
+/// event before it was delivered. Results that arrive early wait in a buffer.
+///
+/// Events are added as the files are read, in run order; results may arrive in any order.
 @MainActor
 struct OrderedDelivery {
   /// One event of the run, in run order.
   enum Event {
     case fileFailed(SpecFileError)
-    /// The scenario at this index of the plan.
+    /// The scenario at this index of ``scenarios``.
     case scenario(Int)
   }
 
-  private let events: [Event]
-  private let scenarios: [PlannedScenario]
+  private var events: [Event] = []
+  /// The scenarios added so far, in run order.
+  private(set) var scenarios: [PlannedScenario] = []
   private let reporters: [any RunReporter]
   /// Called with what a scenario's worker wrote to standard error (when it wrote
   /// something), just before the scenario is delivered.
@@ -21,20 +24,26 @@ struct OrderedDelivery {
   /// The results delivered, in run order.
   private(set) var delivered: [ScenarioResult] = []
 
-  init(
-    events: [Event], scenarios: [PlannedScenario], reporters: [any RunReporter],
-    forwardOutput: @escaping (PlannedScenario, [UInt8]) -> Void
-  ) {
-    self.events = events
-    self.scenarios = scenarios
+  init(reporters: [any RunReporter], forwardOutput: @escaping (PlannedScenario, [UInt8]) -> Void) {
     self.reporters = reporters
     self.forwardOutput = forwardOutput
   }
 
-  /// Delivers the events that wait for nothing (file errors before the first scenario).
-  mutating func start() { advance(skippingUnfinished: false) }
+  /// Adds a file's error, after every event added before it.
+  mutating func add(_ error: SpecFileError) {
+    events.append(.fileFailed(error))
+    advance(skippingUnfinished: false)
+  }
 
-  /// Records a result and delivers every event it unblocks.
+  /// Adds a scenario, after every event added before it; returns its index.
+  @discardableResult
+  mutating func add(_ scenario: PlannedScenario) -> Int {
+    scenarios.append(scenario)
+    events.append(.scenario(scenarios.count - 1))
+    return scenarios.count - 1
+  }
+
+  /// Records the result of the scenario at `index` and delivers every event it unblocks.
   mutating func record(_ index: Int, _ result: ScenarioResult, output: [UInt8]) {
     waiting[index] = (result, output)
     advance(skippingUnfinished: false)

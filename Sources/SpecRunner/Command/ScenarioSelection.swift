@@ -12,10 +12,21 @@ struct ScenarioSelection: Hashable, Sendable {
   ///
   /// - Complexity: O(*n* × (*f* + *t*)) for *n* scenarios, *f* filters and *t* tags.
   func apply(to scenarios: [PlannedScenario]) -> [PlannedScenario] {
-    let matching = scenarios.filter { scenario in
-      filters.allSatisfy { scenario.qualifiedName.contains($0) } && tags.matches(scenario.tags)
+    var position = 0
+    return apply(to: scenarios, position: &position)
+  }
+
+  /// The selected scenarios of one file of a run whose earlier files had `position`
+  /// scenarios that filters and tags kept (the shard's round-robin counts on from there);
+  /// `position` counts this file's on.
+  func apply(to scenarios: [PlannedScenario], position: inout Int) -> [PlannedScenario] {
+    scenarios.filter { scenario in
+      guard filters.allSatisfy({ scenario.qualifiedName.contains($0) }) && tags.matches(scenario.tags) else {
+        return false
+      }
+      defer { position += 1 }
+      return shard?.contains(position: position) ?? true
     }
-    return shard?.select(matching) ?? matching
   }
 
   /// Whether this selection reports the errors of files that cannot be read. Every shard

@@ -47,45 +47,55 @@ struct SpecRun {
 
   /// Runs the selected scenarios and returns the exit status: the run's own (0 or 1), or
   /// 128 + the signal when interrupted.
+  ///
+  /// The command reads no spec file itself: the workers read them and answer with their
+  /// scenarios, which are selected here file by file, in file order (`--shard` counts
+  /// across files), as they arrive.
   func run() -> Int32 {
     let clock = ContinuousClock()
     let started = clock.now
-    let selection = select()
-    let scenarios = selection.scenarios
-    let plan = RunPlan(scenarios: scenarios, fileCount: selection.files.count, jobs: min(settings.jobs, scenarios.count))
+    let files = settings.files
+    let plan = RunPlan(files: files, jobs: settings.jobs)
     for reporter in reporters { reporter.runStarted(plan) }
 
-    // Run order: each file's errors, or its scenarios.
-    var events: [OrderedDelivery.Event] = []
-    let failed = Set(selection.failedFiles.map(\.file))
-    var byFile = Dictionary(grouping: scenarios.indices, by: { scenarios[$0].id.file })
-    for file in selection.files {
-      if failed.contains(file.file) { events += file.errors.map { .fileFailed($0) } }
-      events += (byFile.removeValue(forKey: file.file) ?? []).map { .scenario($0) }
-    }
-    events += byFile.values.joined().sorted().map { .scenario($0) }  // Named unlike their file.
-    var delivery = OrderedDelivery(events: events, scenarios: scenarios, reporters: reporters) { scenario, bytes in
+    var delivery = OrderedDelivery(reporters: reporters) { scenario, bytes in
       errorOutput(Self.forwardedOutput(of: scenario, bytes))
     }
-    delivery.start()
-
+    var loaded: [LoadedFile?] = Array(repeating: nil, count: files.count)
+    var position = 0
+    let selection = settings.selection
     let interrupt = InterruptPipe()
-    let ending = WorkerPool(worker).run(scenarios, interrupt: interrupt) { index, result, output in
+    let ending = WorkerPool(worker).run(files: files, interrupt: interrupt) { index, file, output in
+      loaded[index] = file
+      if !output.isEmpty { errorOutput(Self.forwardedOutput(reading: file.file, output)) }
+      guard file.errors.isEmpty else {
+        if selection.reportsFileErrors { file.errors.forEach { delivery.add($0) } }
+        return []
+      }
+      let selected = selection.apply(to: file.scenarios, position: &position)
+      for scenario in selected { delivery.add(scenario) }
+      return selected
+    } onResult: { index, result, output in
       delivery.record(index, result, output: output)
     }
     delivery.finish()
 
-    let notRun = scenarios.count - delivery.delivered.count
+    let scenarioCount = delivery.scenarios.count
+    let notRun = scenarioCount - delivery.delivered.count
+    let unread = loaded.filter { $0 == nil }.count
+    let unreadText = unread == 0 ? "" : ", and \(unread) of \(files.count) files were not read"
     switch ending {
     case .completed: break
     case .stoppedAfterFailure:
-      errorOutput("reducer-spec: stopped after the first failure (--fail-fast); \(notRun) of \(scenarios.count) scenarios did not run\n")
+      errorOutput(
+        "reducer-spec: stopped after the first failure (--fail-fast); \(notRun) of \(scenarioCount) scenarios did not run\(unreadText)\n")
     case .interrupted(let signal):
-      errorOutput("reducer-spec: interrupted by \(SignalName.name(signal)); \(notRun) of \(scenarios.count) scenarios did not finish\n")
+      errorOutput(
+        "reducer-spec: interrupted by \(SignalName.name(signal)); \(notRun) of \(scenarioCount) scenarios did not finish\(unreadText)\n")
     }
 
     let result = RunResult(
-      suites: suites(selection, delivered: delivery.delivered),
+      suites: suites(loaded.compactMap { $0 }, delivered: delivery.delivered),
       duration: (clock.now - started).inSeconds,
       wasInterrupted: ending != .completed)
     var status = result.exitStatus
@@ -109,13 +119,20 @@ struct SpecRun {
     return "── output of \(scenario.qualifiedName) ──\n" + text
   }
 
+  /// What a worker wrote to standard error while it read a file.
+  static func forwardedOutput(reading file: String, _ bytes: [UInt8]) -> String {
+    var text = String(decoding: bytes, as: UTF8.self)
+    if !text.hasSuffix("\n") { text += "\n" }
+    return "── output while reading \(file) ──\n" + text
+  }
+
   /// One suite per file that has a reported error or a delivered result, in file order.
-  private func suites(_ selection: Selection, delivered: [ScenarioResult]) -> [SuiteResult] {
+  private func suites(_ files: [LoadedFile], delivered: [ScenarioResult]) -> [SuiteResult] {
     let results = Dictionary(grouping: delivered, by: \.id.file)
-    let failed = Set(selection.failedFiles.map(\.file))
-    return selection.files.compactMap { file in
+    let reportsErrors = settings.selection.reportsFileErrors
+    return files.compactMap { file in
       let scenarios = results[file.file] ?? []
-      let errors = failed.contains(file.file) ? file.errors : []
+      let errors = reportsErrors ? file.errors : []
       guard !scenarios.isEmpty || !errors.isEmpty else { return nil }
       return SuiteResult(file: file.file, feature: file.feature, scenarios: scenarios, errors: errors)
     }

@@ -17,11 +17,23 @@ enum WorkerMain {
     prepareProcess()
     let board = StepBoard.attach(environment: ProcessInfo.processInfo.environment)
     let channel = duplicateStandardOutput()
+    let encoder = LineEncoder()
     var lines = LineBuffer()
+    /// The files this worker read: a scenario of another file (a retry, or a batch that
+    /// another worker read) makes it read that file first.
     var loaded: Set<String> = []
     var sequence: UInt32 = 0
     var buffer = [UInt8](repeating: 0, count: 4096)
     let decoder = JSONDecoder()
+    /// Ends a request's share of standard error, then answers it.
+    func answer(_ message: WorkerMessage) {
+      fflush(stdout)
+      fflush(stderr)
+      // The parent tells one request's output from the next one's by the marker (requests
+      // come in batches).
+      if !scenarioEndMarker.withUnsafeBytes({ writeAll(2, $0) }) { _exit(4) }
+      send(message, to: channel, encoder: encoder)
+    }
     while true {
       let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
@@ -31,16 +43,25 @@ enum WorkerMain {
           fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
           return 2
         }
-        if loaded.insert(request.id.file).inserted {
-          _ = engine.load(files: [request.id.file])
-        }
         sequence &+= 1
         board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
-        let result = await engine.run(request.id, timeout: .seconds(request.timeout)) { location in
+        if let file = request.plan {
+          loaded.insert(file)
+          answer(.plan(engine.load(files: [file])[0]))
+          continue
+        }
+        guard let id = request.id, let timeout = request.timeout else {
+          fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
+          return 2
+        }
+        if loaded.insert(id.file).inserted {
+          _ = engine.load(files: [id.file])
+        }
+        let result = await engine.run(id, timeout: .seconds(timeout)) { location in
           // As each step starts: a store into the shared board, which the parent reads only
           // if this worker dies; a message only for a step in another file (or no board).
           if let board {
-            if location.file == request.id.file, let line = UInt32(exactly: location.line),
+            if location.file == id.file, let line = UInt32(exactly: location.line),
               let column = UInt32(exactly: location.column), line != StepBoard.elsewhere
             {
               board.write(StepBoard.Record(sequence: sequence, line: line, column: column))
@@ -48,14 +69,9 @@ enum WorkerMain {
             }
             board.write(StepBoard.Record(sequence: sequence, line: StepBoard.elsewhere, column: 0))
           }
-          send(.step(location), to: channel)
+          send(.step(location), to: channel, encoder: encoder)
         }
-        fflush(stdout)
-        fflush(stderr)
-        // Ends this scenario's share of standard error before its result is sent, so that
-        // the parent can tell it from the next scenario's output (requests come in batches).
-        if !scenarioEndMarker.withUnsafeBytes({ writeAll(2, $0) }) { _exit(4) }
-        send(.result(result), to: channel)
+        answer(.result(result))
       }
     }
   }
@@ -91,8 +107,8 @@ enum WorkerMain {
     return channel
   }
 
-  private static func send(_ message: WorkerMessage, to channel: Int32) {
-    let bytes = encodeLine(message)
+  private static func send(_ message: WorkerMessage, to channel: Int32, encoder: LineEncoder) {
+    let bytes = encoder.encode(message)
     let sent = bytes.withUnsafeBytes { writeAll(channel, $0) }
     if !sent { _exit(4) }  // The parent is gone.
   }

@@ -7,17 +7,20 @@
 #endif
 import Foundation
 
-/// Runs scenarios in worker processes, `jobs` at a time, and reports each result as it
-/// arrives (in completion order; ``OrderedDelivery`` puts them back in run order).
+/// Reads spec files and runs their scenarios in worker processes, `jobs` at a time, and
+/// reports each file as it is read (in file order) and each result as it arrives (in
+/// completion order; ``OrderedDelivery`` puts them back in run order).
 ///
-/// A worker is sent a few scenarios of a file at once (a batch), which it runs one after
-/// another, answering each as it ends; this saves a round trip through the parent per
-/// scenario, whose serial work would otherwise limit what more workers can do.
+/// The command reads no spec file itself: a worker reads each file (a `plan` request) and
+/// answers with its scenarios, which the command selects and sends back as batches, each
+/// to the worker that read the file, which has it loaded still. A worker is always sent the
+/// next file to read before the scenarios of the last one, so that it reads one while the
+/// command chooses what it runs next, and never waits for the command.
 ///
-/// A worker that crashes or runs past the timeout fails only the scenario it was in, as
-/// `.error` with what happened and the tail of its standard error; the rest of its batch
-/// goes to a fresh worker. One `poll` loop on the calling thread watches every worker's
-/// pipes, the deadlines, and the interrupt pipe.
+/// A worker that crashes or runs past the timeout fails only the scenario it was in (or,
+/// while reading a file, that file), with what happened and the tail of its standard
+/// error; the rest of what it was sent goes to a fresh worker. One `poll` loop on the
+/// calling thread watches every worker's pipes, the deadlines, and the interrupt pipe.
 @MainActor
 final class WorkerPool {
   struct Configuration: Sendable {
@@ -26,7 +29,7 @@ final class WorkerPool {
     var arguments: [String] = [workerArgument]
     var environment: [String: String]
     var jobs: Int
-    /// How long a scenario may take.
+    /// How long a scenario may take (and reading a file).
     var timeout: Duration
     /// How much longer the pool waits before it kills a worker, so that an engine that
     /// enforces the timeout itself can report its own result first.
@@ -37,9 +40,9 @@ final class WorkerPool {
 
   /// How a run of the pool ended.
   enum Ending: Equatable {
-    /// Every scenario ran.
+    /// Every file was read and every scenario selected from them ran.
     case completed
-    /// A scenario failed with `stopAfterFailure`, and some scenarios were not started.
+    /// A scenario failed with `stopAfterFailure`, and some scenarios (or files) were not started.
     case stoppedAfterFailure
     /// A signal arrived on the interrupt pipe; the workers were killed.
     case interrupted(signal: Int32)
@@ -53,6 +56,34 @@ final class WorkerPool {
   private let configuration: Configuration
   private var slots: [Slot] = []
   private let clock = ContinuousClock()
+  private let encoder = LineEncoder()
+  private let decoder = JSONDecoder()
+  /// Reused for every read from a worker.
+  private var readBuffer = [UInt8](repeating: 0, count: 65536)
+
+  // The run's state (one run per pool).
+  private var files: [String] = []
+  /// The next file no worker was asked to read.
+  private var nextFile = 0
+  /// Files whose worker died before it read them: they are read first.
+  private var rereads: [Int] = []
+  /// Files read, waiting for the files before them (selection goes in file order).
+  private var arrived: [Int: (file: LoadedFile, output: [UInt8], reader: Slot?)] = [:]
+  /// How many files were read and selected from, in file order.
+  private var selectedFiles = 0
+  /// Every scenario selected so far, in run order: a result's index is its place here.
+  private var scenarios: [PlannedScenario] = []
+  /// Scenarios selected and not yet sent, a batch per file (or part of one).
+  private var ready: [Batch] = []
+  /// Scenarios whose worker died before it ran them: they go first, to any worker.
+  private var retries: [Int] = []
+  private var stopping = false
+
+  private struct Batch {
+    var indices: [Int]
+    /// The worker that read the file, which has it loaded; `nil` when it is gone.
+    var reader: Slot?
+  }
 
   init(_ configuration: Configuration) {
     self.configuration = configuration
@@ -60,89 +91,29 @@ final class WorkerPool {
 
   // MARK: - Running
 
-  /// Runs `scenarios`; calls `onResult` with each one's index in `scenarios`, its result
-  /// and what its worker wrote to standard error while it ran.
+  /// Reads `files` and runs the scenarios that `planned` selects from each.
+  ///
+  /// - Parameters:
+  ///   - planned: Called once per file read, in the order of `files`, with what the worker
+  ///     wrote to standard error while it read it; returns the file's scenarios to run, in
+  ///     order. The results' indices count these across all files.
+  ///   - onResult: Called with each result: its scenario's index, the result, and what its
+  ///     worker wrote to standard error while it ran.
+  /// - Returns: How the run ended. Files not read by then were never passed to `planned`.
   func run(
-    _ scenarios: [PlannedScenario], interrupt: InterruptPipe?,
-    onResult: (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void
+    files: [String], interrupt: InterruptPipe?,
+    planned: @escaping (_ file: Int, _ loaded: LoadedFile, _ errorOutput: [UInt8]) -> [PlannedScenario],
+    onResult: @escaping (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void
   ) -> Ending {
-    var next = 0
-    /// Scenarios of batches whose worker died before it ran them: they go first.
-    var retries: [Int] = []
-    var stopping = false
-    func report(_ index: Int, _ result: ScenarioResult, output: [UInt8]) {
-      if configuration.stopAfterFailure, result.outcome == .failed || result.outcome == .error {
-        stopping = true
-      }
-      onResult(index, result, output)
-    }
-    /// Ends the slot's current scenario; the next of its batch starts now.
-    func finish(_ slot: Slot, _ result: ScenarioResult, output: [UInt8]) {
-      let index = slot.tasks.removeFirst().index
-      if !slot.tasks.isEmpty { slot.tasks[0].started = clock.now }
-      report(index, result, output: output)
-    }
-    /// Fails the slot's current scenario, whose worker is dead, and hands the rest of its
-    /// batch to the next workers.
-    func fail(_ slot: Slot, _ result: ScenarioResult, output: [UInt8]) {
-      let index = slot.tasks.removeFirst().index
-      retries = (retries + slot.tasks.map(\.index)).sorted()
-      slot.tasks = []
-      report(index, result, output: output)
-    }
-    /// The next scenarios to send a worker: the retries, or a run of scenarios of one file.
-    func takeBatch() -> [Int] {
-      if !retries.isEmpty {
-        defer { retries = [] }
-        return retries
-      }
-      // Small enough that the workers run out of work at about the same time, and one at
-      // a time with --fail-fast, which must not start what follows a failure.
-      let remaining = scenarios.count - next
-      let limit =
-        configuration.stopAfterFailure ? 1 : max(1, min(Self.maxBatch, remaining / (2 * configuration.jobs)))
-      let file = scenarios[next].id.file
-      var batch = [next]
-      next += 1
-      while batch.count < limit, next < scenarios.count, scenarios[next].id.file == file {
-        batch.append(next)
-        next += 1
-      }
-      return batch
-    }
-
+    self.files = files
+    var handlers = Handlers(planned: planned, onResult: onResult)
     defer { shutDown() }
     while true {
       removeEndedWorkers()
-      // Dispatch: an idle worker, or a new one while there are fewer than `jobs`.
-      while !stopping, !retries.isEmpty || next < scenarios.count {
-        let slot: Slot
-        if let idle = slots.first(where: { $0.tasks.isEmpty && $0.process.output >= 0 }) {
-          slot = idle
-        } else if slots.count < configuration.jobs {
-          do {
-            slot = try spawn()
-            slots.append(slot)
-          } catch {
-            let batch = takeBatch()
-            report(batch[0], errorResult(scenarios[batch[0]], message: "could not start a worker: \(error)", duration: 0), output: [])
-            retries = (retries + batch.dropFirst()).sorted()
-            continue
-          }
-        } else {
-          break
-        }
-        var requests: [UInt8] = []
-        let now = clock.now
-        for index in takeBatch() {
-          slot.sent &+= 1
-          slot.tasks.append(Slot.Task(index: index, scenario: scenarios[index], started: now, sequence: slot.sent))
-          requests += encodeLine(WorkerRequest(id: scenarios[index].id, timeout: configuration.timeout.inSeconds))
-        }
-        _ = slot.process.send(requests)  // A dead worker shows as the end of its output.
-      }
-      if slots.allSatisfy({ $0.tasks.isEmpty }), stopping || (next == scenarios.count && retries.isEmpty) {
-        return next == scenarios.count && retries.isEmpty ? .completed : .stoppedAfterFailure
+      dispatch(&handlers)
+      if slots.allSatisfy({ $0.tasks.isEmpty }) {
+        if isFinished { return .completed }
+        if stopping { return .stoppedAfterFailure }
       }
 
       // Wait for output, the end of a worker, a deadline, or a signal.
@@ -154,47 +125,49 @@ final class WorkerPool {
         }
       }
       _ = poll(&fds, nfds_t(fds.count), pollTimeout())
+      let readable = Set(fds.filter { $0.revents != 0 }.map(\.fd))
 
       if let signal = interrupt?.received() {
         for slot in slots { slot.process.forceKill() }
         return .interrupted(signal: signal)
       }
       for slot in slots {
-        if let bytes = slot.process.readAvailable(from: .errors) { slot.errorOutput.append(contentsOf: bytes) }
+        if readable.contains(slot.process.errors) { drainErrors(slot) }
+        guard readable.contains(slot.process.output) else { continue }
         guard !slot.tasks.isEmpty else {
           // An idle worker that ends: drop it; a new one starts when needed.
-          if slot.process.readAvailable(from: .output) == nil { slot.isDead = true }
+          if read(slot, .output) == nil { slot.isDead = true }
           continue
         }
-        if let bytes = slot.process.readAvailable(from: .output) {
+        if let bytes = read(slot, .output) {
           for line in slot.lines.append(bytes) {
             guard let task = slot.tasks.first else { break }
             switch handle(line, of: slot, task: task) {
             case .none: break
+            case .read(let file):
+              drainErrors(slot)
+              slot.tasks.removeFirst()
+              startNext(slot)
+              fileRead(file, output: slot.takeScenarioOutput(), by: slot, &handlers)
             case .finished(let result):
               drainErrors(slot)
-              finish(slot, result, output: slot.takeScenarioOutput())
+              slot.tasks.removeFirst()
+              startNext(slot)
+              report(task, result, output: slot.takeScenarioOutput(), &handlers)
             case .broken(let message):
               slot.process.forceKill()
-              slot.isDead = true
-              drainErrors(slot)
-              let output = slot.takeAllOutput()
-              fail(slot, errorResult(task, message: message, errorOutput: output), output: output)
+              fail(slot, message, &handlers)
             }
           }
         } else {
-          // The worker's output ended in the middle of a scenario: it crashed or exited.
-          drainErrors(slot)
+          // The worker's output ended in the middle of a request: it crashed or exited.
           let termination = slot.process.wait()
-          slot.isDead = true
-          let output = slot.takeAllOutput()
           let what: String
           switch termination {
           case .signaled(let signal): what = "the worker crashed with signal \(SignalName.describe(signal))"
           case .exited(let status): what = "the worker exited with status \(status)"
           }
-          let task = slot.tasks[0]
-          fail(slot, errorResult(task, message: "\(what) \(whereStuck(task, of: slot))", errorOutput: output), output: output)
+          fail(slot, "\(what) \(whereStuck(slot.tasks[0], of: slot))", &handlers)
         }
       }
       // Deadlines.
@@ -203,13 +176,182 @@ final class WorkerPool {
         guard let task = slot.tasks.first, now >= task.started + configuration.timeout + configuration.grace else { continue }
         slot.process.forceKill()
         slot.process.wait()
-        slot.isDead = true
-        drainErrors(slot)
-        let output = slot.takeAllOutput()
-        let message = "the scenario timed out after \(DurationText.format(configuration.timeout)) \(whereStuck(task, of: slot))"
-        fail(slot, errorResult(task, message: message, errorOutput: output), output: output)
+        let limit = DurationText.format(configuration.timeout)
+        let message: String
+        switch task.kind {
+        case .read: message = "reading the file timed out after \(limit)"
+        case .run: message = "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
+        }
+        fail(slot, message, &handlers)
       }
     }
+  }
+
+  /// The callers' closures, for the helpers of `run` (they do not escape).
+  private struct Handlers {
+    var planned: (Int, LoadedFile, [UInt8]) -> [PlannedScenario]
+    var onResult: (Int, ScenarioResult, [UInt8]) -> Void
+  }
+
+  /// Every file was read and selected from, and every scenario selected was answered.
+  private var isFinished: Bool {
+    selectedFiles == files.count && ready.isEmpty && retries.isEmpty && arrived.isEmpty
+  }
+
+  /// No file is left for a worker to read.
+  private var everyFileSent: Bool { nextFile == files.count && rereads.isEmpty }
+
+  // MARK: - Dispatching
+
+  /// Sends each worker what it should do next, and starts workers while there is work that
+  /// the running ones will not take.
+  private func dispatch(_ handlers: inout Handlers) {
+    guard !stopping else { return }
+    while slots.count < configuration.jobs, hasWorkForANewWorker {
+      do {
+        slots.append(try spawn())
+      } catch {
+        failToStart(error, &handlers)
+        if stopping { return }
+      }
+    }
+    for slot in slots where !slot.isDead && slot.process.output >= 0 {
+      var requests: [UInt8] = []
+      let now = clock.now
+      func append(_ kind: Slot.Task.Kind, _ request: WorkerRequest) {
+        slot.sent &+= 1
+        slot.tasks.append(Slot.Task(kind: kind, started: now, sequence: slot.sent))
+        requests += encoder.encode(request)
+      }
+      // The next file to read goes first: the worker reads it while the command receives
+      // the results of the batch before, and has it loaded when its scenarios come.
+      if !slot.tasks.contains(where: \.isRead), ready.filter({ $0.reader === slot }).count < 2,
+        let file = takeFile()
+      {
+        append(.read(file: file), .plan(files[file]))
+      }
+      if !slot.tasks.contains(where: { !$0.isRead }), let batch = takeBatch(for: slot) {
+        for index in batch {
+          append(.run(index: index), .run(scenarios[index].id, timeout: configuration.timeout.inSeconds))
+        }
+      }
+      if !requests.isEmpty { _ = slot.process.send(requests) }  // A dead worker shows as the end of its output.
+    }
+  }
+
+  private var hasWorkForANewWorker: Bool {
+    if !retries.isEmpty || !everyFileSent || ready.contains(where: { $0.reader == nil }) { return true }
+    return !ready.isEmpty && slots.allSatisfy { !$0.tasks.isEmpty }
+  }
+
+  private func takeFile() -> Int? {
+    if !rereads.isEmpty { return rereads.removeFirst() }
+    guard nextFile < files.count else { return nil }
+    defer { nextFile += 1 }
+    return nextFile
+  }
+
+  /// The retries, else a batch of a file this worker read, else (once every file was sent
+  /// to be read, or when its reader is gone) any batch.
+  private func takeBatch(for slot: Slot) -> [Int]? {
+    if !retries.isEmpty {
+      defer { retries = [] }
+      return retries
+    }
+    let position =
+      ready.firstIndex { $0.reader === slot }
+      ?? ready.firstIndex { $0.reader == nil }
+      ?? (everyFileSent ? ready.indices.first : nil)
+    return position.map { ready.remove(at: $0).indices }
+  }
+
+  /// A worker could not be started: the next thing it would have done fails.
+  private func failToStart(_ error: WorkerProcess.SpawnError, _ handlers: inout Handlers) {
+    let message = "could not start a worker: \(error)"
+    if let file = takeFile() {
+      fileRead(unreadable(files[file], message), output: [], by: nil, &handlers)
+    } else if !retries.isEmpty || !ready.isEmpty {
+      let index = retries.isEmpty ? ready[0].indices.removeFirst() : retries.removeFirst()
+      if ready.first?.indices.isEmpty == true { ready.removeFirst() }
+      let result = errorResult(scenarios[index], message: message, duration: 0)
+      report(index: index, result, output: [], &handlers)
+    }
+  }
+
+  // MARK: - Answers
+
+  /// A file was read: selects from it and every file after it that waited for it.
+  private func fileRead(_ file: LoadedFile, output: [UInt8], by reader: Slot?, _ handlers: inout Handlers) {
+    guard let index = files.firstIndex(of: file.file) else { return }
+    arrived[index] = (file, output, reader)
+    while let next = arrived.removeValue(forKey: selectedFiles) {
+      let selected = handlers.planned(selectedFiles, next.file, next.output)
+      selectedFiles += 1
+      guard !selected.isEmpty else { continue }
+      let first = scenarios.count
+      scenarios += selected
+      // Small batches once the last files are read, so that every worker gets a share of
+      // them; one at a time with --fail-fast, which must not start what follows a failure.
+      let size =
+        configuration.stopAfterFailure
+        ? 1 : everyFileSent ? max(1, min(Self.maxBatch, selected.count / (2 * configuration.jobs))) : Self.maxBatch
+      let reader = next.reader.flatMap { $0.isDead ? nil : $0 }
+      for start in stride(from: first, to: scenarios.count, by: size) {
+        ready.append(Batch(indices: Array(start..<min(start + size, scenarios.count)), reader: reader))
+      }
+    }
+  }
+
+  private func report(_ task: Slot.Task, _ result: ScenarioResult, output: [UInt8], _ handlers: inout Handlers) {
+    guard case .run(let index) = task.kind else { return }
+    report(index: index, result, output: output, &handlers)
+  }
+
+  private func report(index: Int, _ result: ScenarioResult, output: [UInt8], _ handlers: inout Handlers) {
+    if configuration.stopAfterFailure, result.outcome == .failed || result.outcome == .error {
+      stopping = true
+    }
+    handlers.onResult(index, result, output)
+  }
+
+  /// The request after the one that ended starts now.
+  private func startNext(_ slot: Slot) {
+    if !slot.tasks.isEmpty { slot.tasks[0].started = clock.now }
+  }
+
+  /// The slot's worker is dead or broken: its current request fails with `message` (and
+  /// the tail of its standard error), and the rest of what it was sent goes to other
+  /// workers.
+  private func fail(_ slot: Slot, _ message: String, _ handlers: inout Handlers) {
+    slot.isDead = true
+    drainErrors(slot)
+    let output = slot.takeAllOutput()
+    let task = slot.tasks.removeFirst()
+    for other in slot.tasks {
+      switch other.kind {
+      case .read(let file): rereads.append(file)
+      case .run(let index): retries.append(index)
+      }
+    }
+    rereads.sort()
+    retries.sort()
+    slot.tasks = []
+    for index in ready.indices where ready[index].reader === slot { ready[index].reader = nil }
+    for key in arrived.keys where arrived[key]?.reader === slot { arrived[key]?.reader = nil }
+    let text = message + Self.quote(output)
+    switch task.kind {
+    case .read(let file):
+      fileRead(unreadable(files[file], text), output: output, by: nil, &handlers)
+    case .run(let index):
+      let result = errorResult(scenarios[index], message: text, duration: (clock.now - task.started).inSeconds)
+      report(index: index, result, output: output, &handlers)
+    }
+  }
+
+  /// A file that a worker could not read, as the run reports it.
+  private func unreadable(_ file: String, _ message: String) -> LoadedFile {
+    let error = SpecFileError(file: file, location: FileLocation(file: file, line: 0, column: 0), message: message)
+    return LoadedFile(file: file, feature: nil, scenarios: [], errors: [error])
   }
 
   /// Starts a worker, with a step board when the system gives one.
@@ -228,45 +370,55 @@ final class WorkerPool {
 
   private enum Handled {
     case none
+    case read(LoadedFile)
     case finished(ScenarioResult)
     case broken(String)
   }
 
   private func handle(_ line: [UInt8], of slot: Slot, task: Slot.Task) -> Handled {
-    guard let message = try? JSONDecoder().decode(WorkerMessage.self, from: Data(line)) else {
+    guard let message = try? decoder.decode(WorkerMessage.self, from: Data(line)) else {
       let text = String(decoding: line.prefix(200), as: UTF8.self)
       return .broken("the worker broke the protocol with the line '\(text)' \(whereStuck(task, of: slot))")
     }
-    if let step = message.step {
-      slot.tasks[0].step = step
-      return .none
-    }
-    if let result = message.result {
-      guard result.id == task.scenario.id else {
-        return .broken("the worker answered for \(result.id) instead of \(task.scenario.id)")
+    switch task.kind {
+    case .read(let file):
+      guard let loaded = message.plan, loaded.file == files[file] else {
+        return .broken("the worker did not answer with the scenarios of \(files[file])")
+      }
+      return .read(loaded)
+    case .run(let index):
+      if let step = message.step {
+        slot.tasks[0].step = step
+        return .none
+      }
+      guard let result = message.result else {
+        return .broken("the worker did not answer with the result of \(scenarios[index].id)")
+      }
+      guard result.id == scenarios[index].id else {
+        return .broken("the worker answered for \(result.id) instead of \(scenarios[index].id)")
       }
       return .finished(result)
     }
-    return .none
   }
 
-  /// ` in the step at specs/counter.yaml:12:9`, or ` before its first step`: from the
-  /// worker's step board when it is on this scenario, else from its `step` messages.
+  /// ` in the step at specs/counter.yaml:12:9`, ` before its first step`, or ` while reading
+  /// the file`: from the worker's step board when it is on this request, else from its
+  /// `step` messages.
   private func whereStuck(_ task: Slot.Task, of slot: Slot) -> String {
+    guard case .run(let index) = task.kind else { return "while reading the file" }
     var step = task.step
     if let record = slot.board?.read(), record.sequence == task.sequence, record.line != StepBoard.elsewhere,
       record.line > 0
     {
-      step = FileLocation(file: task.scenario.id.file, line: Int(record.line), column: Int(record.column))
+      step = FileLocation(file: scenarios[index].id.file, line: Int(record.line), column: Int(record.column))
     }
     return step.map { "in the step at \($0)" } ?? "before its first step"
   }
 
-  private func errorResult(_ task: Slot.Task, message: String, errorOutput: [UInt8]) -> ScenarioResult {
-    var text = message
+  /// The tail of a dead worker's standard error, under a line that says what it is.
+  private static func quote(_ errorOutput: [UInt8]) -> String {
     let tail = Self.tail(of: errorOutput, lines: Self.quotedErrorLines)
-    if !tail.isEmpty { text += "\nThe worker's last lines on standard error:\n" + tail }
-    return errorResult(task.scenario, message: text, duration: (clock.now - task.started).inSeconds)
+    return tail.isEmpty ? "" : "\nThe worker's last lines on standard error:\n" + tail
   }
 
   private func errorResult(_ scenario: PlannedScenario, message: String, duration: Double) -> ScenarioResult {
@@ -288,8 +440,13 @@ final class WorkerPool {
 
   // MARK: - Workers
 
+  /// Reads what is available on one of a worker's pipes (see `WorkerProcess.readAvailable`).
+  private func read(_ slot: Slot, _ stream: WorkerProcess.Stream) -> [UInt8]? {
+    readBuffer.withUnsafeMutableBytes { slot.process.readAvailable(from: stream, buffer: $0) }
+  }
+
   private func drainErrors(_ slot: Slot) {
-    if let bytes = slot.process.readAvailable(from: .errors) { slot.errorOutput.append(contentsOf: bytes) }
+    if let bytes = read(slot, .errors) { slot.errorOutput.append(contentsOf: bytes) }
   }
 
   /// Milliseconds until the nearest deadline, or -1 (no deadline).
@@ -316,27 +473,38 @@ final class WorkerPool {
     slots = []
   }
 
-  /// A worker, and the scenarios it was sent and has not answered yet (none while idle).
+  /// A worker, and the requests it was sent and has not answered yet (none while idle).
   private final class Slot {
     struct Task {
-      var index: Int
-      var scenario: PlannedScenario
-      /// When it started: when it was sent, or when the one before it in the batch ended.
+      enum Kind {
+        /// Read the file at this index of the run's files.
+        case read(file: Int)
+        /// Run the scenario at this index of the run's scenarios.
+        case run(index: Int)
+      }
+
+      var kind: Kind
+      /// When it started: when it was sent, or when the request before it ended.
       var started: ContinuousClock.Instant
       /// Which request to the worker it is (the worker's `StepBoard` numbers them alike).
       var sequence: UInt32
       /// The step that started last, when the worker sent it as a message.
       var step: FileLocation?
+
+      var isRead: Bool {
+        if case .read = kind { return true }
+        return false
+      }
     }
 
     let process: WorkerProcess
     let board: StepBoard?
-    /// The batch in order: the first one is running.
+    /// The requests in order: the first one is under way.
     var tasks: [Task] = []
     /// How many requests the worker was sent.
     var sent: UInt32 = 0
     var lines = LineBuffer()
-    /// What the worker wrote to standard error since its last scenario ended.
+    /// What the worker wrote to standard error since its last answer.
     var errorOutput: [UInt8] = []
     var isDead = false
 
@@ -345,7 +513,7 @@ final class WorkerPool {
       self.board = board
     }
 
-    /// What the scenario that just ended wrote: the output up to its end marker.
+    /// What the request that just ended wrote: the output up to its end marker.
     func takeScenarioOutput() -> [UInt8] {
       if errorOutput.starts(with: scenarioEndMarker) {  // Nothing written: the usual case.
         errorOutput.removeFirst(scenarioEndMarker.count)

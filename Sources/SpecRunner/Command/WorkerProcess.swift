@@ -143,17 +143,17 @@ final class WorkerProcess {
     return bytes.withUnsafeBytes { writeAll(input, $0) }
   }
 
-  /// Reads what is available from one of the worker's output pipes: the bytes (empty when
-  /// nothing is available yet), or `nil` at the end of the stream (the pipe is then closed).
-  func readAvailable(from stream: Stream) -> [UInt8]? {
+  /// Reads what is available from one of the worker's output pipes into `buffer`: the
+  /// bytes (empty when nothing is available yet), or `nil` at the end of the stream (the
+  /// pipe is then closed).
+  func readAvailable(from stream: Stream, buffer: UnsafeMutableRawBufferPointer) -> [UInt8]? {
     let fd = stream == .output ? output : errors
     guard fd >= 0 else { return nil }
     var collected: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      let count = read(fd, buffer.baseAddress, buffer.count)
       if count > 0 {
-        collected.append(contentsOf: buffer[..<count])
+        collected.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         continue
       }
       if count < 0, errno == EINTR { continue }

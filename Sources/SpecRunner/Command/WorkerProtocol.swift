@@ -4,21 +4,26 @@ import Foundation
 // line of JSON (JSONEncoder's compact form never contains a line break).
 //
 //   command → worker (the worker's standard input):
-//     {"id":{"file":"specs/counter.yaml","scenario":2},"timeout":10}
+//     {"plan":"specs/counter.yaml"}                                    read a file
+//     {"id":{"file":"specs/counter.yaml","scenario":2},"timeout":10}   run one of its scenarios
 //   worker → command (the worker's standard output; whatever else the worker prints goes
 //   to its standard error):
+//     {"plan":{…a LoadedFile…}}                                       the file's scenarios, or its errors
 //     {"step":{"file":"specs/counter.yaml","line":14,"column":9}}    as a step starts (see below)
 //     {"result":{…a ScenarioResult…}}                                 when the scenario ends
 //
-// A worker runs the scenarios in the order it was sent them, one at a time, and exits
-// when its standard input ends. The command may send several requests at once (a batch).
+// A worker answers its requests in the order it was sent them, one at a time, and exits
+// when its standard input ends. The command sends several requests at once: the next file
+// to read while the scenarios of the last one run, so that a worker never waits for it.
+// Reading a file is the worker's job, not the command's: the command reads no spec file
+// when it runs them, so its own work stays small however many workers there are.
 //
 // The step a scenario is in goes to the worker's `StepBoard`, memory it shares with the
 // command, which reads it only when the worker crashes or times out. A `step` message is
 // sent only for a step in another file than its scenario's, or by a worker without a board.
 //
-// Just before each result, the worker writes `scenarioEndMarker` to its standard error,
-// so that the command can tell what one scenario wrote there from what the next one wrote.
+// Just before each answer, the worker writes `scenarioEndMarker` to its standard error,
+// so that the command can tell what one request wrote there from what the next one wrote.
 
 /// The first argument that starts an executable as a worker instead of a command.
 let workerArgument = "__worker"
@@ -27,30 +32,43 @@ let workerArgument = "__worker"
 /// NUL bytes do not occur in the text that programs write there.
 let scenarioEndMarker: [UInt8] = Array("\u{0}reducer-spec:end-of-scenario\u{0}".utf8)
 
-/// Run this scenario, within this many seconds.
+/// Read this file, or run this scenario within this many seconds. Either `plan` is set, or
+/// `id` and `timeout` are.
 struct WorkerRequest: Codable, Hashable, Sendable {
-  var id: ScenarioID
+  var plan: String?
+  var id: ScenarioID?
   /// Seconds.
-  var timeout: Double
+  var timeout: Double?
+
+  static func plan(_ file: String) -> WorkerRequest { WorkerRequest(plan: file) }
+  static func run(_ id: ScenarioID, timeout: Double) -> WorkerRequest { WorkerRequest(id: id, timeout: timeout) }
 }
 
-/// A step started, or the scenario ended. Exactly one of the two is set.
+/// A file was read, a step started, or a scenario ended. Exactly one of the three is set.
 struct WorkerMessage: Codable, Hashable, Sendable {
+  var plan: LoadedFile?
   var step: FileLocation?
   var result: ScenarioResult?
 
+  static func plan(_ file: LoadedFile) -> WorkerMessage { WorkerMessage(plan: file) }
   static func step(_ location: FileLocation) -> WorkerMessage { WorkerMessage(step: location) }
   static func result(_ result: ScenarioResult) -> WorkerMessage { WorkerMessage(result: result) }
 }
 
-/// Encodes a message as one line, with its line break.
-func encodeLine<Message: Encodable>(_ message: Message) -> [UInt8] {
-  // Encoding these types cannot fail but for a non-finite duration; fall back to zero.
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  var bytes = (try? encoder.encode(message)).map(Array.init) ?? Array("{}".utf8)
-  bytes.append(UInt8(ascii: "\n"))
-  return bytes
+/// Encodes messages as lines, each with its line break. One per thread that sends.
+final class LineEncoder {
+  private let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+
+  func encode<Message: Encodable>(_ message: Message) -> [UInt8] {
+    // Encoding these types cannot fail but for a non-finite duration; fall back to zero.
+    var bytes = (try? encoder.encode(message)).map(Array.init) ?? Array("{}".utf8)
+    bytes.append(UInt8(ascii: "\n"))
+    return bytes
+  }
 }
 
 // MARK: - Lines

@@ -38,7 +38,7 @@ public final class JSONLinesReporter: RunReporter {
   // MARK: - Events
 
   public func runStarted(_ plan: RunPlan) {
-    emit(RunStarted(scenarios: plan.scenarios.count, files: plan.fileCount, jobs: plan.jobs))
+    emit(RunStarted(files: plan.files.count, jobs: plan.jobs))
   }
 
   public func fileFailed(_ error: SpecFileError) {
@@ -91,7 +91,6 @@ public final class JSONLinesReporter: RunReporter {
 extension JSONLinesReporter {
   private struct RunStarted: Encodable {
     var event = "runStarted"
-    var scenarios: Int
     var files: Int
     var jobs: Int
   }

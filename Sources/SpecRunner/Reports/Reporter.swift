@@ -17,18 +17,16 @@ public struct PlannedScenario: Sendable, Hashable, Codable {
   public var qualifiedName: String { "\(id.file) › \(name)" }
 }
 
-/// What a run is about to do.
+/// What a run is about to do. Its scenarios are not known yet: the workers read the files
+/// as the run goes, and each file's scenarios are reported as they run.
 public struct RunPlan: Sendable, Hashable, Codable {
-  /// The selected scenarios, in run order (files in path order, scenarios in file order).
-  public var scenarios: [PlannedScenario]
-  /// The number of spec files read.
-  public var fileCount: Int
-  /// The number of worker processes.
+  /// The spec files to read, in run order.
+  public var files: [String]
+  /// The most worker processes the run starts.
   public var jobs: Int
 
-  public init(scenarios: [PlannedScenario], fileCount: Int, jobs: Int) {
-    self.scenarios = scenarios
-    self.fileCount = fileCount
+  public init(files: [String], jobs: Int) {
+    self.files = files
     self.jobs = jobs
   }
 }

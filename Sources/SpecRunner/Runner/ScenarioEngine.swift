@@ -1,6 +1,6 @@
 /// A spec file as the command sees it before running: the scenarios it holds (outline
 /// rows expanded), or why it cannot run.
-public struct LoadedFile: Sendable, Hashable {
+public struct LoadedFile: Sendable, Hashable, Codable {
   /// The path as the run names it.
   public var file: String
   /// The feature the file describes, when the file could be read that far.
