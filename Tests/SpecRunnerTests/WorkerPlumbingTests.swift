@@ -32,6 +32,31 @@ import Testing
     #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line)) == .result(result))
   }
 
+  @Test func aPlainPassIsOneShortLine() throws {
+    let encoder = LineEncoder()
+    let planned = PlannedScenario(
+      id: ScenarioID(file: "a.yaml", scenario: 1), name: "counts", location: FileLocation(file: "a.yaml", line: 3, column: 5),
+      tags: ["smoke"])
+    let passed = WorkerMessage.passedResult(planned, duration: 0.00125)
+    let line = encoder.encode(WorkerMessage.answer(passed, planned: planned))
+    #expect(String(decoding: line, as: UTF8.self) == #"{"passed":0.00125}"# + "\n")
+    #expect(WorkerMessage.passedDuration(Array(line.dropLast())) == 0.00125)
+    #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line)) == WorkerMessage(passed: 0.00125))
+    #expect(WorkerMessage.passedDuration(Array(#"{"passed":1e-05}"#.utf8)) == 0.00001)
+    #expect(WorkerMessage.passedDuration(Array(#"{"passed":}"#.utf8)) == nil)
+    #expect(WorkerMessage.passedDuration(Array(#"{"result":{}}"#.utf8)) == nil)
+
+    // Anything the plan does not say goes in full: a failure, a skip, another name, no plan.
+    var failed = passed
+    failed.outcome = .failed
+    failed.failures = [StepFailure(location: planned.location, message: "no")]
+    #expect(WorkerMessage.answer(failed, planned: planned) == .result(failed))
+    var renamed = passed
+    renamed.name = "counts twice"
+    #expect(WorkerMessage.answer(renamed, planned: planned) == .result(renamed))
+    #expect(WorkerMessage.answer(passed, planned: nil) == .result(passed))
+  }
+
   @Test func lineBufferKeepsAnIncompleteLine() {
     var buffer = LineBuffer()
     #expect(buffer.append(Array("{\"a\":".utf8)) == [])

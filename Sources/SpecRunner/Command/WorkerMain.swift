@@ -22,6 +22,8 @@ enum WorkerMain {
     /// The files this worker read: a scenario of another file (a retry, or a batch that
     /// another worker read) makes it read that file first.
     var loaded: Set<String> = []
+    /// The scenarios of the files read, as their plans said, for `passed` answers.
+    var planned: [ScenarioID: PlannedScenario] = [:]
     var sequence: UInt32 = 0
     var buffer = [UInt8](repeating: 0, count: 4096)
     let decoder = JSONDecoder()
@@ -47,7 +49,9 @@ enum WorkerMain {
         board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
         if let file = request.plan {
           loaded.insert(file)
-          answer(.plan(engine.load(files: [file])[0]))
+          let plan = engine.load(files: [file])[0]
+          for scenario in plan.scenarios { planned[scenario.id] = scenario }
+          answer(.plan(plan))
           continue
         }
         guard let id = request.id, let timeout = request.timeout else {
@@ -55,7 +59,7 @@ enum WorkerMain {
           return 2
         }
         if loaded.insert(id.file).inserted {
-          _ = engine.load(files: [id.file])
+          for scenario in engine.load(files: [id.file])[0].scenarios { planned[scenario.id] = scenario }
         }
         let result = await engine.run(id, timeout: .seconds(timeout)) { location in
           // As each step starts: a store into the shared board, which the parent reads only
@@ -71,7 +75,7 @@ enum WorkerMain {
           }
           send(.step(location), to: channel, encoder: encoder)
         }
-        answer(.result(result))
+        answer(.answer(result, planned: planned[id]))
       }
     }
   }

@@ -376,6 +376,9 @@ final class WorkerPool {
   }
 
   private func handle(_ line: [UInt8], of slot: Slot, task: Slot.Task) -> Handled {
+    if case .run(let index) = task.kind, let duration = WorkerMessage.passedDuration(line) {
+      return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration))
+    }
     guard let message = try? decoder.decode(WorkerMessage.self, from: Data(line)) else {
       let text = String(decoding: line.prefix(200), as: UTF8.self)
       return .broken("the worker broke the protocol with the line '\(text)' \(whereStuck(task, of: slot))")
@@ -390,6 +393,9 @@ final class WorkerPool {
       if let step = message.step {
         slot.tasks[0].step = step
         return .none
+      }
+      if let duration = message.passed {
+        return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration))
       }
       guard let result = message.result else {
         return .broken("the worker did not answer with the result of \(scenarios[index].id)")

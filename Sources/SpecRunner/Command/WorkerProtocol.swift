@@ -11,6 +11,8 @@ import Foundation
 //     {"plan":{…a LoadedFile…}}                                       the file's scenarios, or its errors
 //     {"step":{"file":"specs/counter.yaml","line":14,"column":9}}    as a step starts (see below)
 //     {"result":{…a ScenarioResult…}}                                 when the scenario ends
+//     {"passed":0.0012}                                               or: it passed in that many
+//                                                                     seconds, as its file's plan says
 //
 // A worker answers its requests in the order it was sent them, one at a time, and exits
 // when its standard input ends. The command sends several requests at once: the next file
@@ -44,15 +46,40 @@ struct WorkerRequest: Codable, Hashable, Sendable {
   static func run(_ id: ScenarioID, timeout: Double) -> WorkerRequest { WorkerRequest(id: id, timeout: timeout) }
 }
 
-/// A file was read, a step started, or a scenario ended. Exactly one of the three is set.
+/// A file was read, a step started, or a scenario ended. Exactly one of the four is set.
 struct WorkerMessage: Codable, Hashable, Sendable {
   var plan: LoadedFile?
   var step: FileLocation?
   var result: ScenarioResult?
+  /// The scenario passed in this many seconds, and its result says nothing its planned
+  /// form does not (the most common answer, short to write and to read).
+  var passed: Double?
 
   static func plan(_ file: LoadedFile) -> WorkerMessage { WorkerMessage(plan: file) }
   static func step(_ location: FileLocation) -> WorkerMessage { WorkerMessage(step: location) }
   static func result(_ result: ScenarioResult) -> WorkerMessage { WorkerMessage(result: result) }
+
+  /// The message for a result: `passed` when the result is the plain pass of `planned`.
+  static func answer(_ result: ScenarioResult, planned: PlannedScenario?) -> WorkerMessage {
+    if let planned, result == passedResult(planned, duration: result.duration) {
+      return WorkerMessage(passed: result.duration)
+    }
+    return .result(result)
+  }
+
+  /// The result that a `passed` message stands for.
+  static func passedResult(_ planned: PlannedScenario, duration: Double) -> ScenarioResult {
+    ScenarioResult(
+      id: planned.id, name: planned.name, location: planned.location, tags: planned.tags, outcome: .passed,
+      duration: duration)
+  }
+
+  /// Reads a `passed` message without a JSON decoder: `{"passed":0.0012}`.
+  static func passedDuration(_ line: [UInt8]) -> Double? {
+    let prefix = Array(#"{"passed":"#.utf8)
+    guard line.count > prefix.count + 1, line.starts(with: prefix), line.last == UInt8(ascii: "}") else { return nil }
+    return Double(String(decoding: line[prefix.count..<(line.count - 1)], as: UTF8.self))
+  }
 }
 
 /// Encodes messages as lines, each with its line break. One per thread that sends.
@@ -63,7 +90,16 @@ final class LineEncoder {
     return encoder
   }()
 
-  func encode<Message: Encodable>(_ message: Message) -> [UInt8] {
+  func encode(_ message: WorkerMessage) -> [UInt8] {
+    if let duration = message.passed, duration.isFinite {
+      return Array("{\"passed\":\(duration)}\n".utf8)
+    }
+    return encode(message as any Encodable)
+  }
+
+  func encode(_ request: WorkerRequest) -> [UInt8] { encode(request as any Encodable) }
+
+  private func encode(_ message: any Encodable) -> [UInt8] {
     // Encoding these types cannot fail but for a non-finite duration; fall back to zero.
     var bytes = (try? encoder.encode(message)).map(Array.init) ?? Array("{}".utf8)
     bytes.append(UInt8(ascii: "\n"))
