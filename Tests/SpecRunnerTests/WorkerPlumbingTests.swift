@@ -7,10 +7,13 @@ import Testing
 @Suite struct WorkerPlumbingTests {
   @Test func protocolMessagesAreOneLineOfJSON() throws {
     let encoder = LineEncoder()
-    let request = WorkerRequest.run(ScenarioID(file: "specs/counter.yaml", scenario: 2, row: 1), timeout: 1.5)
+    let request = WorkerRequest.run(
+      [ScenarioID(file: "specs/counter.yaml", scenario: 2, row: 1), ScenarioID(file: "specs/counter.yaml", scenario: 3)],
+      timeout: 1.5)
     #expect(
       String(decoding: encoder.encode(request), as: UTF8.self)
-        == #"{"id":{"file":"specs/counter.yaml","row":1,"scenario":2},"timeout":1.5}"# + "\n")
+        == #"{"run":[{"file":"specs/counter.yaml","row":1,"scenario":2},{"file":"specs/counter.yaml","scenario":3}],"timeout":1.5}"#
+        + "\n")
     #expect(
       String(decoding: encoder.encode(WorkerRequest.plan("specs/counter.yaml")), as: UTF8.self)
         == #"{"plan":"specs/counter.yaml"}"# + "\n")

@@ -45,37 +45,41 @@ enum WorkerMain {
           fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
           return 2
         }
-        sequence &+= 1
-        board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
         if let file = request.plan {
+          sequence &+= 1
+          board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
           loaded.insert(file)
           let plan = engine.load(files: [file])[0]
           for scenario in plan.scenarios { planned[scenario.id] = scenario }
           answer(.plan(plan))
           continue
         }
-        guard let id = request.id, let timeout = request.timeout else {
+        guard let ids = request.run, let timeout = request.timeout else {
           fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
           return 2
         }
-        if loaded.insert(id.file).inserted {
-          for scenario in engine.load(files: [id.file])[0].scenarios { planned[scenario.id] = scenario }
-        }
-        let result = await engine.run(id, timeout: .seconds(timeout)) { location in
-          // As each step starts: a store into the shared board, which the parent reads only
-          // if this worker dies; a message only for a step in another file (or no board).
-          if let board {
-            if location.file == id.file, let line = UInt32(exactly: location.line),
-              let column = UInt32(exactly: location.column), line != StepBoard.elsewhere
-            {
-              board.write(StepBoard.Record(sequence: sequence, line: line, column: column))
-              return
-            }
-            board.write(StepBoard.Record(sequence: sequence, line: StepBoard.elsewhere, column: 0))
+        for id in ids {
+          sequence &+= 1
+          board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
+          if loaded.insert(id.file).inserted {
+            for scenario in engine.load(files: [id.file])[0].scenarios { planned[scenario.id] = scenario }
           }
-          send(.step(location), to: channel, encoder: encoder)
+          let result = await engine.run(id, timeout: .seconds(timeout)) { location in
+            // As each step starts: a store into the shared board, which the parent reads only
+            // if this worker dies; a message only for a step in another file (or no board).
+            if let board {
+              if location.file == id.file, let line = UInt32(exactly: location.line),
+                let column = UInt32(exactly: location.column), line != StepBoard.elsewhere
+              {
+                board.write(StepBoard.Record(sequence: sequence, line: line, column: column))
+                return
+              }
+              board.write(StepBoard.Record(sequence: sequence, line: StepBoard.elsewhere, column: 0))
+            }
+            send(.step(location), to: channel, encoder: encoder)
+          }
+          answer(.answer(result, planned: planned[id]))
         }
-        answer(.answer(result, planned: planned[id]))
       }
     }
   }

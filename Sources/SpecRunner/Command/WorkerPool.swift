@@ -232,8 +232,10 @@ final class WorkerPool {
       }
       if !slot.tasks.contains(where: { !$0.isRead }), let batch = takeBatch(for: slot) {
         for index in batch {
-          append(.run(index: index), .run(scenarios[index].id, timeout: configuration.timeout.inSeconds))
+          slot.sent &+= 1
+          slot.tasks.append(Slot.Task(kind: .run(index: index), started: now, sequence: slot.sent))
         }
+        requests += encoder.encode(.run(batch.map { scenarios[$0].id }, timeout: configuration.timeout.inSeconds))
       }
       if !requests.isEmpty { _ = slot.process.send(requests) }  // A dead worker shows as the end of its output.
     }

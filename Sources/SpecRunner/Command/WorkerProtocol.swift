@@ -5,7 +5,8 @@ import Foundation
 //
 //   command → worker (the worker's standard input):
 //     {"plan":"specs/counter.yaml"}                                    read a file
-//     {"id":{"file":"specs/counter.yaml","scenario":2},"timeout":10}   run one of its scenarios
+//     {"run":[{"file":"specs/counter.yaml","scenario":2},…],"timeout":10}
+//                                                                     run scenarios, in order
 //   worker → command (the worker's standard output; whatever else the worker prints goes
 //   to its standard error):
 //     {"plan":{…a LoadedFile…}}                                       the file's scenarios, or its errors
@@ -34,16 +35,17 @@ let workerArgument = "__worker"
 /// NUL bytes do not occur in the text that programs write there.
 let scenarioEndMarker: [UInt8] = Array("\u{0}reducer-spec:end-of-scenario\u{0}".utf8)
 
-/// Read this file, or run this scenario within this many seconds. Either `plan` is set, or
-/// `id` and `timeout` are.
+/// Read this file, or run these scenarios one after another, each within this many
+/// seconds. Either `plan` is set, or `run` and `timeout` are. Each scenario of `run` is
+/// answered on its own, as a request of its own would be.
 struct WorkerRequest: Codable, Hashable, Sendable {
   var plan: String?
-  var id: ScenarioID?
+  var run: [ScenarioID]?
   /// Seconds.
   var timeout: Double?
 
   static func plan(_ file: String) -> WorkerRequest { WorkerRequest(plan: file) }
-  static func run(_ id: ScenarioID, timeout: Double) -> WorkerRequest { WorkerRequest(id: id, timeout: timeout) }
+  static func run(_ ids: [ScenarioID], timeout: Double) -> WorkerRequest { WorkerRequest(run: ids, timeout: timeout) }
 }
 
 /// A file was read, a step started, or a scenario ended. Exactly one of the four is set.
