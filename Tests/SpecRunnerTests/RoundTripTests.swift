@@ -82,7 +82,7 @@ let choiceGen = Gen<Everything.Choice>.oneOf(
     .eraseToAnySequence(),
   innerGen.map { Everything.Choice.inner($0) }.eraseToAnySequence(),
   trickyString.map { Everything.Choice.nested(.text($0)) }.eraseToAnySequence(),
-  Gen.bool.map { $0 ? Everything.Choice.nested(nil) : .nested(.nested(.none)) }.eraseToAnySequence(),
+  Gen.bool.map { $0 ? Everything.Choice.nested(nil) : .nested(.nested(Everything.Choice.none)) }.eraseToAnySequence(),
   zip(Gen.int8(in: .min ... .max), trickyString).map { Everything.Choice.pair($0, $1) }.eraseToAnySequence()
 )
 
