@@ -103,6 +103,8 @@ func generateCorpus(in directory: String, options: Options) throws -> Int {
 
 struct Sample {
   var seconds: Double
+  /// User and system time of the process and every process it waited for (its workers).
+  var cpuSeconds: Double
   /// The largest resident set of the process or any process it waited for, in bytes.
   var peakBytes: Int
   var lastLine: String
@@ -136,7 +138,10 @@ func measure(_ arguments: [String], output: String) -> Sample {
   let lastLine = text.split(separator: "\n").last.map(String.init) ?? ""
   let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
   // Linux reports ru_maxrss in kilobytes.
-  return Sample(seconds: seconds, peakBytes: Int(usage.ru_maxrss) * 1024, lastLine: lastLine, status: exitStatus)
+  func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+  return Sample(
+    seconds: seconds, cpuSeconds: inSeconds(usage.ru_utime) + inSeconds(usage.ru_stime),
+    peakBytes: Int(usage.ru_maxrss) * 1024, lastLine: lastLine, status: exitStatus)
 }
 
 func summary(_ values: [Double]) -> (best: Double, median: Double) {
@@ -184,7 +189,10 @@ for round in 1...options.repeats {
     }
     if store == 0 { jobs1.append(sample) } else { jobs2.append(sample) }
   }
-  print("round \(round): scan \(milliseconds(scans.last!)), --jobs 1 \(milliseconds(jobs1.last!.seconds)), --jobs 2 \(milliseconds(jobs2.last!.seconds))")
+  print(
+    "round \(round): scan \(milliseconds(scans.last!)), --jobs 1 \(milliseconds(jobs1.last!.seconds)) "
+      + "(CPU \(milliseconds(jobs1.last!.cpuSeconds))), --jobs 2 \(milliseconds(jobs2.last!.seconds)) "
+      + "(CPU \(milliseconds(jobs2.last!.cpuSeconds)))")
 }
 var versions: [Double] = []
 for _ in 0..<options.versionRuns {
@@ -210,6 +218,9 @@ print("| --- | --- | --- | --- |")
 print(String(format: "| (b) / (a) | %.1fx | %.1fx | within 10x |", one.best / scan.best, one.median / scan.median))
 print(String(format: "| (b) / (c): speed-up of a second worker | %.2fx | %.2fx | at least 1.6x |", one.best / two.best, one.median / two.median))
 print("")
+print(
+  "CPU time (user + system, workers included), median: --jobs 1 \(milliseconds(summary(jobs1.map(\.cpuSeconds)).median)), "
+    + "--jobs 2 \(milliseconds(summary(jobs2.map(\.cpuSeconds)).median))")
 print(String(format: "peak memory of the largest process: --jobs 1 %.1f MB, --jobs 2 %.1f MB (target: under 200 MB)", Double(peak1) / 1e6, Double(peak2) / 1e6))
 try? FileManager.default.removeItem(atPath: output)
 if options.directory == nil { try? FileManager.default.removeItem(atPath: corpus) }
