@@ -21,9 +21,10 @@ public struct LoadedFile: Sendable, Hashable, Codable {
 /// What the command line and its workers need from the spec layer: reading spec files,
 /// and running one scenario of them in this process.
 ///
-/// The command reads every file in the parent process to plan the run (selection,
-/// sharding, `--list`), then hands scenarios by ``ScenarioID`` to worker processes, each
-/// of which calls ``run(_:timeout:onStep:)`` on an engine of its own.
+/// Each worker process of a run has an engine of its own: the command hands it a file,
+/// which it reads with ``load(files:)`` (the command selects from the scenarios it
+/// answers with), then scenarios of that file by ``ScenarioID``, which it runs with
+/// ``run(_:timeout:onStep:)``. The command itself calls ``load(files:)`` only for `--list`.
 @MainActor
 public protocol ScenarioEngine: AnyObject {
   /// Reads, parses and validates spec files, in the order given.
