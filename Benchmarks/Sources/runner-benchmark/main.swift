@@ -60,9 +60,13 @@ func fail(_ message: String) -> Never {
 
 /// Writes `files` spec files of the example `Counter`, each with `scenarios` scenarios of
 /// `steps` steps: sends of `increment`, `decrement` and `setCount` with the state each
-/// leaves, as a person would write them. Deterministic.
+/// leaves, as a person would write them. Each scenario starts from its own `initialState`
+/// and jumps to its own numbers, drawn from a seeded generator, so that no two scenarios
+/// (and no two files) repeat each other: a cache of states or actions cannot make the run
+/// look faster than a real suite would. Deterministic.
 func generateCorpus(in directory: String, options: Options) throws -> Int {
   try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  var random = SplitMix64(seed: 0x5EED)
   var total = 0
   for file in 0..<options.files {
     var text = """
@@ -75,11 +79,13 @@ func generateCorpus(in directory: String, options: Options) throws -> Int {
 
       """
     for scenario in 0..<options.scenarios {
+      var count = random.next(in: -50_000...50_000)
+      let secret = random.next(in: -100...100)
       text += "  - name: Scenario \(scenario + 1) of file \(file + 1) counts as it is told\n"
+      text += "    initialState: { count: \(count), secret: \(secret) }\n"
       text += "    steps:\n"
-      var count = 0
-      for step in 0..<options.steps {
-        switch (file + scenario + step) % 5 {
+      for _ in 0..<options.steps {
+        switch random.next(in: 0...4) {
         case 0, 1, 2:
           count += 1
           text += "      - send: increment\n        state: { count: \(count) }\n"
@@ -87,7 +93,7 @@ func generateCorpus(in directory: String, options: Options) throws -> Int {
           count -= 1
           text += "      - send: decrement\n        state: { count: \(count) }\n"
         default:
-          count += 10
+          count = random.next(in: -50_000...50_000)
           text += "      - send: { setCount: \"\(count)\" }\n        state: { count: \(count) }\n"
         }
       }
@@ -97,6 +103,24 @@ func generateCorpus(in directory: String, options: Options) throws -> Int {
     try text.write(toFile: path, atomically: false, encoding: .utf8)
   }
   return total
+}
+
+/// SplitMix64: the same numbers on every machine, unlike the system's generator.
+struct SplitMix64 {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  mutating func next(in range: ClosedRange<Int>) -> Int {
+    range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
+  }
 }
 
 // MARK: - Measuring
