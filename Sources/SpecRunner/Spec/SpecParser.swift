@@ -13,6 +13,7 @@ struct SpecParser {
     "send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish",
   ]
   static let stepModifiers = ["state", "timeout", "note"]
+  static let stepKeys = stepKinds + stepModifiers
 
   let path: String
   private(set) var errors: [YAMLError] = []
@@ -170,9 +171,15 @@ struct SpecParser {
         "expected a step (a mapping such as `send: ACTION`), found \(node.foundDescription)", at: node)
       return nil
     }
-    checkKeys(mapping, allowed: Self.stepKinds + Self.stepModifiers, in: "a step")
-    let kinds = mapping.entries.filter { Self.stepKinds.contains($0.name) }
-    guard let kindEntry = kinds.first else {
+    checkKeys(mapping, allowed: Self.stepKeys, in: "a step")
+    // The step's kind: its one key that names a kind (the list of them only for the error).
+    var found: YAMLNode.Mapping.Entry?
+    var kindCount = 0
+    for entry in mapping.entries where Self.stepKinds.contains(entry.name) {
+      if found == nil { found = entry }
+      kindCount += 1
+    }
+    guard let kindEntry = found else {
       let written = mapping.entries.filter { Self.stepModifiers.contains($0.name) }.map { "`\($0.name)`" }
       fail(
         (written.isEmpty ? "this step has no kind" : "this step has \(written.joined(separator: ", ")) but no kind")
@@ -180,7 +187,8 @@ struct SpecParser {
         at: node)
       return nil
     }
-    if kinds.count > 1 {
+    if kindCount > 1 {
+      let kinds = mapping.entries.filter { Self.stepKinds.contains($0.name) }
       fail(
         "a step has one kind, but this one has \(kinds.count): "
           + kinds.map { "`\($0.name)`" }.joined(separator: ", ") + "; write one step for each",
