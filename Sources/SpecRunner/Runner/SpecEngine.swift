@@ -18,6 +18,8 @@ public final class SpecEngine: ScenarioEngine {
   /// another, so a few suffice, and memory stays flat however many files a run has.
   private var cache: [(path: String, compiled: Compiled)] = []
   private static let cacheSize = 4
+  /// The actions and state paths decoded so far, for all the files this engine binds.
+  private let memo = DecodeMemo()
 
   /// One file, read and bound to its feature.
   private struct Compiled {
@@ -159,7 +161,6 @@ public final class SpecEngine: ScenarioEngine {
     }
     var scenarios: [ScenarioID: (spec: ScenarioSpec, program: (any ScenarioProgram)?)] = [:]
     var planned: [PlannedScenario] = []
-    let memo = DecodeMemo()
     for scenario in spec.scenarios {
       switch feature.bind(spec, scenario, feature, memo) {
       case .program(let program):

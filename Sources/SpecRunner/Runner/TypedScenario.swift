@@ -99,7 +99,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     var steps: [(spec: StepSpec, step: Step)] = []
     let caseNames = CodingKeyProbe.keys(of: Action.self)
     for spec in scenario.steps {
-      let assignments = spec.state.flatMap { node in attempt { try StateAssignment.parse(node) } }
+      let assignments = spec.state.flatMap { node in attempt { try memo.assignments(node) } }
       let step: Step?
       switch spec.kind {
       case .send(let node):

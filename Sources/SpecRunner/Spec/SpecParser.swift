@@ -13,6 +13,7 @@ struct SpecParser {
     "send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish",
   ]
   static let stepModifiers = ["state", "timeout", "note"]
+  static let stepKeys = stepKinds + stepModifiers
 
   let path: String
   private(set) var errors: [YAMLError] = []
@@ -170,9 +171,31 @@ struct SpecParser {
         "expected a step (a mapping such as `send: ACTION`), found \(node.foundDescription)", at: node)
       return nil
     }
-    checkKeys(mapping, allowed: Self.stepKinds + Self.stepModifiers, in: "a step")
-    let kinds = mapping.entries.filter { Self.stepKinds.contains($0.name) }
-    guard let kindEntry = kinds.first else {
+    // One pass over the keys: unknown ones are reported in order (as `checkKeys` does), and
+    // the kind and the modifiers are found without a lookup each.
+    let entries = mapping.entries
+    var kindIndex = -1
+    var kindCount = 0
+    var stateIndex = -1
+    var timeoutIndex = -1
+    var noteIndex = -1
+    for offset in entries.indices {
+      let name = entries[offset].name
+      switch name {
+      case "state": stateIndex = offset
+      case "timeout": timeoutIndex = offset
+      case "note": noteIndex = offset
+      default:
+        if Self.stepKinds.contains(name) {
+          if kindIndex < 0 { kindIndex = offset }
+          kindCount += 1
+        } else {
+          fail(
+            "unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), at: entries[offset].key)
+        }
+      }
+    }
+    guard kindIndex >= 0 else {
       let written = mapping.entries.filter { Self.stepModifiers.contains($0.name) }.map { "`\($0.name)`" }
       fail(
         (written.isEmpty ? "this step has no kind" : "this step has \(written.joined(separator: ", ")) but no kind")
@@ -180,13 +203,15 @@ struct SpecParser {
         at: node)
       return nil
     }
-    if kinds.count > 1 {
+    if kindCount > 1 {
+      let kinds = mapping.entries.filter { Self.stepKinds.contains($0.name) }
       fail(
         "a step has one kind, but this one has \(kinds.count): "
           + kinds.map { "`\($0.name)`" }.joined(separator: ", ") + "; write one step for each",
         at: kinds[1].key)
       return nil
     }
+    let kindEntry = entries[kindIndex]
     let value = kindEntry.value
     let kind: StepKind
     switch kindEntry.name {
@@ -218,7 +243,8 @@ struct SpecParser {
       kind = .finish
     }
     var state: YAMLNode?
-    if let entry = mapping.entry("state") {
+    if stateIndex >= 0 {
+      let entry = entries[stateIndex]
       if case .send = kind {
         state = assignments(entry.value, for: "state")
       } else if kindEntry.name == "receive" {
@@ -228,14 +254,15 @@ struct SpecParser {
       }
     }
     var timeout: Duration?
-    if let entry = mapping.entry("timeout") {
+    if timeoutIndex >= 0 {
+      let entry = entries[timeoutIndex]
       if kindEntry.name == "receive" || kindEntry.name == "finish" {
         timeout = duration(entry.value, for: "timeout")
       } else {
         fail("`timeout` goes with `receive` or `finish`, not with `\(kindEntry.name)`", at: entry.key)
       }
     }
-    let note = mapping["note"].flatMap { string($0, for: "note") }
+    let note = noteIndex >= 0 ? string(entries[noteIndex].value, for: "note") : nil
     return StepSpec(node: node, kind: kind, state: state, timeout: timeout, note: note)
   }
 
