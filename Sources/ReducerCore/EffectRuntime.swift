@@ -94,6 +94,13 @@ final class EffectRuntime<Action> {
     inFlight.values.filter { $0.parent == nil }.sorted { $0.id < $1.id }
   }
 
+  /// Whether ``running`` is not empty, without listing and sorting it: a store asks after
+  /// every step, and nearly always nothing is in flight.
+  var hasRunning: Bool {
+    if inFlight.isEmpty { return false }
+    return inFlight.values.contains { $0.parent == nil }
+  }
+
   /// Starts an effect; returns the pieces it started (empty when it finished at once).
   @discardableResult
   func start(_ effect: Effect<Action>, origin: EffectOrigin) -> [Running] {
@@ -146,6 +153,7 @@ final class EffectRuntime<Action> {
 
   /// Cancels everything in flight.
   func cancelAll() {
+    if inFlight.isEmpty { return }
     for piece in running where piece.parent == nil { cancel(piece) }
     for piece in running { cancel(piece) }
   }

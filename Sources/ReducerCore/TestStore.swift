@@ -148,13 +148,17 @@ public final class TestStore<State: Equatable, Action> {
       received.removeAll()
     }
     let before = state
-    let effect = withDependencies({ $0 = self.dependencies }) {
-      reducer(&state, action)
-    }
+    let effect = reduce(&state, action)
     let after = state
-    let origin = EffectOrigin(
-      fileID: fileID, filePath: filePath, line: line, column: column, action: describeAction(action))
-    let pieces = runtime.start(effect, origin: origin)
+    let pieces: [EffectRuntime<Action>.Running]
+    if case .none = effect.operation {
+      // Nothing to start, and no origin to describe: the usual step.
+      pieces = []
+    } else {
+      let origin = EffectOrigin(
+        fileID: fileID, filePath: filePath, line: line, column: column, action: describeAction(action))
+      pieces = runtime.start(effect, origin: origin)
+    }
     checkState(before: before, after: after, expected: updateStateToExpectedResult, at: location)
     await letEffectsRun()
     return TestStoreTask(runtime: runtime, pieces: pieces)
@@ -318,7 +322,7 @@ public final class TestStore<State: Equatable, Action> {
           checkState(before: item.before, after: item.after, expected: updateStateToExpectedResult, at: location)
           return
         }
-        if runtime.running.isEmpty || ContinuousClock.now >= deadline {
+        if !runtime.hasRunning || ContinuousClock.now >= deadline {
           report(
             """
             Expected to receive \(expectedDescription), but received none\
@@ -362,7 +366,7 @@ public final class TestStore<State: Equatable, Action> {
   /// running, or for as many turns as `Task.megaYield` takes.
   private func letEffectsRun() async {
     for _ in 0..<20 {
-      if runtime.running.isEmpty { return }
+      if !runtime.hasRunning { return }
       await Task.yield()
     }
   }
@@ -387,7 +391,7 @@ public final class TestStore<State: Equatable, Action> {
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
     await Task.megaYield()
-    while !runtime.running.isEmpty {
+    while runtime.hasRunning {
       if ContinuousClock.now >= deadline {
         report(
           """
@@ -514,7 +518,7 @@ public final class TestStore<State: Equatable, Action> {
           """,
           at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
       }
-      for origin in uniqueOrigins(runtime.running) {
+      for origin in runtime.hasRunning ? uniqueOrigins(runtime.running) : [] {
         report(
           """
           An effect returned for this action is still running. It must complete before the end of the test. …
@@ -550,12 +554,20 @@ public final class TestStore<State: Equatable, Action> {
     var column: UInt
   }
 
+  /// Runs the reducer with the store's dependencies.
+  ///
+  /// The same as `withDependencies({ $0 = self.dependencies }) { reducer(&state, action) }`,
+  /// which first copies the current dependencies only to replace them all.
+  private func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    DependencyValues.$_current.withValue(dependencies) {
+      reducer(&state, action)
+    }
+  }
+
   /// An action that an effect sent: runs the reducer on it and queues it with its states.
   private func receive(_ action: Action, origin: EffectOrigin) {
     let before = state
-    let effect = withDependencies({ $0 = self.dependencies }) {
-      reducer(&state, action)
-    }
+    let effect = reduce(&state, action)
     received.append(Received(action: action, before: before, after: state, origin: origin))
     runtime.start(effect, origin: origin)
   }
@@ -671,6 +683,13 @@ public struct TestStoreTask {
   let wasCancelled: () -> Bool
 
   init<Action>(runtime: EffectRuntime<Action>, pieces: [EffectRuntime<Action>.Running]) {
+    guard !pieces.isEmpty else {
+      // No effect started: closures that capture nothing, which cost no allocation.
+      self.cancelAll = {}
+      self.isRunning = { false }
+      self.wasCancelled = { false }
+      return
+    }
     self.cancelAll = { for piece in pieces { runtime.cancel(piece) } }
     self.isRunning = { pieces.contains { !$0.isFinished } }
     self.wasCancelled = { pieces.contains { $0.isCancelled } }

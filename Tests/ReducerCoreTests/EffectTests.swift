@@ -718,3 +718,24 @@ private func expectNoIssues(
     }
   }
 }
+
+/// A step whose reducer returns `.none` starts nothing: the store skips describing the
+/// action and listing effects, and the task it returns has nothing to wait for or cancel.
+@MainActor
+@Suite struct NoEffectStepTests {
+  @Test func aStepWithoutEffectsReturnsAnIdleTask() async {
+    await expectNoIssues {
+      let store = TestStore(initialState: 0) { PingPong.reducer }
+      let task = await store.send(.pong) { $0 = 1 }
+      #expect(!task.isCancelled)
+      await task.finish(timeout: .zero)
+      await task.cancel()
+      #expect(!task.isCancelled)
+      #expect(store.effectsInFlight.isEmpty)
+      // An effect that sends at once still runs the reducer with the store's dependencies.
+      await store.send(.ping)
+      await store.receive(.pong) { $0 = 2 }
+      #expect(store.effectsInFlight.isEmpty)
+    }
+  }
+}
