@@ -133,3 +133,49 @@ import Testing
 }
 
 private struct PrivateThing {}
+
+/// The encoder decides quotes for identifiers without scanning for YAML's syntax: the
+/// answers must be the emitter's.
+@Suite struct EncoderQuotingTests {
+  static let samples: [String] = [
+    "", "a", "A", "_", "_1", "z9", "count", "secret", "xPlayerName", "user_42", "null", "Null", "NULL", "nULL",
+    "~", "true", "True", "TRUE", "tRUE", "false", "False", "FALSE", "yes", "Yes", "YES", "no", "No", "NO", "on",
+    "On", "ON", "off", "Off", "OFF", "y", "n", "inf", "nan", "Infinity", "NaN", "e5", "E5", "x1F", "b101", "o52",
+    "abc", "def", "f", "deadbeef", "_0", "__", "é", "café", "naïve_", "ab-c", "a.b", "a b", "a:b", "a#b", "<<",
+    "-", "-a", "1a", "0x1F", "2024-05-01", "1_000", ".inf", "+1", "a\u{0}", "a\t", "tab\there", "ǅ", "Ａ",
+    "@x", "[x", "x]", "x{", "x}", "x`", "x^", "x~", "x\u{7F}", "x\u{80}", "ÿ", "x\u{2028}",
+  ]
+
+  @Test func stringStylesAreTheEmitters() {
+    for text in Self.samples {
+      #expect(stringNeedsQuotes(text) == YAMLEmitter.needsQuotes(text), "\(text.debugDescription)")
+    }
+  }
+
+  @Test func identifiersAreASCIILettersDigitsAndUnderscores() {
+    for text in Self.samples {
+      let expected =
+        !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        && !("0"..."9").contains(text.unicodeScalars.first!)
+      #expect(isASCIIIdentifier(text) == expected, "\(text.debugDescription)")
+      if expected {
+        #expect(!YAMLEmitter.syntaxNeedsQuotes(text) && !YAMLEmitter.keyNeedsQuotes(text), "\(text.debugDescription)")
+      }
+    }
+  }
+
+  @Test func keysAndValuesKeepTheirStyles() throws {
+    struct Keys: Encodable {
+      var values: [String: String]
+    }
+    let node = try YAMLEncoder().encode(
+      Keys(values: ["plain": "yes", "<<": "null", "a: b": "text", "count": "", "_x": "off", "ok": "fine"]))
+    let mapping = try #require(node["values"]?.mapping)
+    for entry in mapping.entries {
+      let key = try #require(entry.key.scalar)
+      let value = try #require(entry.value.scalar)
+      #expect(key.style == (YAMLEmitter.keyNeedsQuotes(key.value) ? .doubleQuoted : .plain), "\(key.value)")
+      #expect(value.style == (YAMLEmitter.needsQuotes(value.value) ? .doubleQuoted : .plain), "\(value.value)")
+    }
+  }
+}

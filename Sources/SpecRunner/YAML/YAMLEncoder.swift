@@ -87,13 +87,47 @@ final class EncodedBox {
   }
 
   private func scalarStyle(forKey key: String) -> YAMLNode.ScalarStyle {
-    YAMLEmitter.keyNeedsQuotes(key) ? .doubleQuoted : .plain
+    // Nearly every key is a Swift identifier, which YAML's syntax never needs to quote.
+    if isASCIIIdentifier(key) { return .plain }
+    return YAMLEmitter.keyNeedsQuotes(key) ? .doubleQuoted : .plain
   }
 }
 
 /// `"…"` for strings that plain YAML would misread, plain for the rest.
 func stringScalar(_ text: String) -> YAMLNode.Scalar {
-  YAMLNode.Scalar(text, style: YAMLEmitter.needsQuotes(text) ? .doubleQuoted : .plain)
+  YAMLNode.Scalar(text, style: stringNeedsQuotes(text) ? .doubleQuoted : .plain)
+}
+
+/// ``YAMLEmitter/needsQuotes(_:)``, answered without scanning for YAML's syntax when the text
+/// is an ASCII identifier (`blob`, `user_42`): such text never needs quotes for its syntax,
+/// and it reads as something other than a string only as a null or a boolean (`null`, `yes`,
+/// `Off`): a number or a date starts with a digit, a sign or a dot.
+func stringNeedsQuotes(_ text: String) -> Bool {
+  guard isASCIIIdentifier(text) else { return YAMLEmitter.needsQuotes(text) }
+  switch text {
+  case "null", "Null", "NULL": return true
+  default: return ScalarResolver.bool(text) != nil
+  }
+}
+
+/// Whether a text is a letter or `_`, then letters, digits and `_`, all ASCII.
+func isASCIIIdentifier(_ text: String) -> Bool {
+  if let answer = text.utf8.withContiguousStorageIfAvailable(isASCIIIdentifier) { return answer }
+  return Array(text.utf8).withUnsafeBufferPointer(isASCIIIdentifier)
+}
+
+private func isASCIIIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard let first = bytes.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
+  for byte in bytes.dropFirst() {
+    guard byte == UInt8(ascii: "_") || isASCIILetter(byte) || (byte >= 0x30 && byte <= 0x39) else { return false }
+  }
+  return true
+}
+
+@inline(__always)
+private func isASCIILetter(_ byte: UInt8) -> Bool {
+  let lowered = byte | 0x20
+  return lowered >= 0x61 && lowered <= 0x7A
 }
 
 // MARK: - The encoder
