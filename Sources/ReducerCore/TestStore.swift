@@ -130,6 +130,22 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask {
+    await send(
+      action, expectation: updateStateToExpectedResult.map(StateExpectation.update), fileID: fileID,
+      filePath: filePath, line: line, column: column)
+  }
+
+  /// Sends an action and asserts how it changes the state, with the expected state worked
+  /// out by a ``StateExpectation`` (for runners; tests use the `assert:` closure).
+  @discardableResult
+  public func send(
+    _ action: Action,
+    expectation: StateExpectation<State>?,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     if !received.isEmpty {
       switch exhaustivity {
@@ -159,7 +175,7 @@ public final class TestStore<State: Equatable, Action> {
         fileID: fileID, filePath: filePath, line: line, column: column, action: describeAction(action))
       pieces = runtime.start(effect, origin: origin)
     }
-    checkState(before: before, after: after, expected: updateStateToExpectedResult, at: location)
+    checkState(before: before, after: after, expected: expectation, at: location)
     await letEffectsRun()
     return TestStoreTask(runtime: runtime, pieces: pieces)
   }
@@ -207,6 +223,22 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: Equatable {
+    await receive(
+      expected, timeout: timeout, expectation: updateStateToExpectedResult.map(StateExpectation.update),
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Asserts that the next action an effect sent is `expected`, and how it changed the
+  /// state, with a ``StateExpectation`` (for runners; tests use the `assert:` closure).
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    expectation: StateExpectation<State>?,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
       matching: { $0 == expected },
@@ -220,7 +252,7 @@ public final class TestStore<State: Equatable, Action> {
         """
       },
       expectedDescription: describeAction(expected),
-      timeout: timeout, assert: updateStateToExpectedResult, at: location)
+      timeout: timeout, expectation: expectation, at: location)
   }
 
   /// Asserts that the next action an effect sent is in a case, whatever its value.
@@ -246,7 +278,7 @@ public final class TestStore<State: Equatable, Action> {
         """
       },
       expectedDescription: "an action in the case of the case key path",
-      timeout: timeout, assert: updateStateToExpectedResult, at: location)
+      timeout: timeout, expectation: updateStateToExpectedResult.map(StateExpectation.update), at: location)
   }
 
   /// Asserts that the next action an effect sent satisfies a predicate.
@@ -277,6 +309,23 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    await receive(
+      isMatching, expecting: expectation, timeout: timeout,
+      expectation: updateStateToExpectedResult.map(StateExpectation.update), fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+
+  /// The same, with a ``StateExpectation`` (for runners; tests use the `assert:` closure).
+  public func receive(
+    _ isMatching: (_ action: Action) -> Bool,
+    expecting expectedDescription: String,
+    timeout: Duration? = nil,
+    expectation: StateExpectation<State>?,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
       matching: isMatching,
@@ -286,11 +335,11 @@ public final class TestStore<State: Equatable, Action> {
 
             \(describeAction(actual).indent(by: 4).dropFirst(4))
 
-        (Expected \(expectation).)
+        (Expected \(expectedDescription).)
         """
       },
-      expectedDescription: expectation,
-      timeout: timeout, assert: updateStateToExpectedResult, at: location)
+      expectedDescription: expectedDescription,
+      timeout: timeout, expectation: expectation, at: location)
   }
 
   private func receive(
@@ -298,7 +347,7 @@ public final class TestStore<State: Equatable, Action> {
     unexpected: (Action) -> String,
     expectedDescription: String,
     timeout: Duration?,
-    assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    expectation: StateExpectation<State>?,
     at location: Location
   ) async {
     let timeout = timeout ?? self.timeout
@@ -309,7 +358,7 @@ public final class TestStore<State: Equatable, Action> {
       if !isMatching(item.action) {
         report(unexpected(item.action), at: location)
       }
-      checkState(before: item.before, after: item.after, expected: updateStateToExpectedResult, at: location)
+      checkState(before: item.before, after: item.after, expected: expectation, at: location)
     case .off(let showSkipped):
       let deadline = ContinuousClock.now.advanced(by: timeout)
       while true {
@@ -319,7 +368,7 @@ public final class TestStore<State: Equatable, Action> {
           }
           let item = received[index]
           received.removeSubrange(...index)
-          checkState(before: item.before, after: item.after, expected: updateStateToExpectedResult, at: location)
+          checkState(before: item.before, after: item.after, expected: expectation, at: location)
           return
         }
         if !runtime.hasRunning || ContinuousClock.now >= deadline {
@@ -573,14 +622,14 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   private func checkState(
-    before: State, after: State, expected update: ((inout State) throws -> Void)?, at location: Location
+    before: State, after: State, expected expectation: StateExpectation<State>?, at location: Location
   ) {
     switch exhaustivity {
     case .on:
       var expected = before
-      if let update {
+      if let expectation {
         do {
-          try update(&expected)
+          expected = try expectation.expected(before, after)
         } catch {
           report("Threw error: \(error)", at: location)
           return
@@ -589,7 +638,7 @@ public final class TestStore<State: Equatable, Action> {
       if expected != after {
         let difference = stateDiff(expected, after)
         let heading =
-          update == nil
+          expectation == nil
           ? "State was not expected to change, but a change occurred: …"
           : "A state change does not match expectation: …"
         report(
@@ -600,7 +649,7 @@ public final class TestStore<State: Equatable, Action> {
 
           (Expected: −, Actual: +)
           """, at: location)
-      } else if update != nil, expected == before {
+      } else if expectation != nil, expected == before {
         report(
           """
           Expected state to change, but no change occurred.
@@ -611,9 +660,9 @@ public final class TestStore<State: Equatable, Action> {
       }
     case .off(let showSkipped):
       var expectedFromActual = after
-      if let update {
+      if let expectation {
         do {
-          try update(&expectedFromActual)
+          expectedFromActual = try expectation.expected(after, after)
         } catch {
           report("Threw error: \(error)", at: location)
           return
@@ -632,8 +681,7 @@ public final class TestStore<State: Equatable, Action> {
         return
       }
       if showSkipped {
-        var expected = before
-        try? update?(&expected)
+        let expected = (try? expectation?.expected(before, after)) ?? before
         if expected != after {
           let difference = stateDiff(expected, after)
           note(
@@ -648,6 +696,7 @@ public final class TestStore<State: Equatable, Action> {
       }
     }
   }
+
 
   /// The diff of two states that are not equal (computed only then: dumping is not free).
   private func stateDiff(_ expected: State, _ actual: State) -> String {

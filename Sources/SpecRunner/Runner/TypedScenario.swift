@@ -221,12 +221,12 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       // Actions left unreceived at the end are reported at the scenario.
       fileID: fileID, filePath: fileID, line: UInt(location.line), column: UInt(location.column))
     store.exhaustivity = scenario.isExhaustive ? .on : .off
-    let decoder = self.decoder
-    func expecting(_ assignments: [StateAssignment]?) -> ((inout State) throws -> Void)? {
+    let check = StateCheck<State>(decoder: decoder)
+    func expecting(_ assignments: [StateAssignment]?) -> StateExpectation<State>? {
       guard let assignments else { return nil }
-      return { state in
+      return StateExpectation { start, actual in
         do {
-          state = try StateAssignment.apply(assignments, to: state, decoder: decoder)
+          return try check.expected(start: start, actual: actual, assignments: assignments)
         } catch let error as YAMLError {
           throw AssignmentError(error: error)
         }
@@ -241,14 +241,17 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       let column = UInt(at.column)
       switch step {
       case .send(let action, let state):
-        await store.send(action, assert: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
+        await store.send(
+          action, expectation: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
       case .receive(let action, let state, let timeout):
         await store.receive(
-          action, timeout: timeout, assert: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
+          action, timeout: timeout, expectation: expecting(state), fileID: fileID, filePath: fileID, line: line,
+          column: column)
       case .receiveCase(let path, let state, let timeout):
         await store.receive(
           { Self.action($0, isIn: path[...]) }, expecting: "an action in the case .\(path.joined(separator: "."))",
-          timeout: timeout, assert: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
+          timeout: timeout, expectation: expecting(state), fileID: fileID, filePath: fileID, line: line,
+          column: column)
       case .advance(let duration):
         await testClock?.advance(by: duration)
       case .dependencies(let entries):

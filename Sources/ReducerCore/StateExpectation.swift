@@ -1,0 +1,33 @@
+/// What a step says of the state: how the expected state is worked out from the state
+/// the step starts from and the state the action actually left.
+///
+/// `TestStore`'s `assert:` closures are one kind (``update(_:)``): they change a copy of
+/// the starting state. A runner that describes the expected state another way can give
+/// its own, and may tell a match without building the expected state: when it knows that
+/// `start` with its changes equals `actual`, it can return `actual` itself.
+///
+/// ```swift
+/// await store.send(.increment, expectation: StateExpectation { start, actual in
+///   var expected = start
+///   expected.count += 1
+///   return expected
+/// })
+/// ```
+public struct StateExpectation<State> {
+  /// The expected state, from `start` (the state before the action, or after it when
+  /// exhaustivity is off) and `actual` (the state after the action).
+  public let expected: (_ start: State, _ actual: State) throws -> State
+
+  public init(_ expected: @escaping (_ start: State, _ actual: State) throws -> State) {
+    self.expected = expected
+  }
+
+  /// The expectation of a trailing closure that changes a copy of the starting state.
+  public static func update(_ update: @escaping (_ state: inout State) throws -> Void) -> Self {
+    Self { start, _ in
+      var state = start
+      try update(&state)
+      return state
+    }
+  }
+}
