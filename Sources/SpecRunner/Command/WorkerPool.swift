@@ -146,9 +146,9 @@ final class WorkerPool {
             case .none: break
             case .read(let file):
               drainErrors(slot)
-              slot.tasks.removeFirst()
+              guard case .read(let index) = slot.tasks.removeFirst().kind else { break }
               startNext(slot)
-              fileRead(file, output: slot.takeScenarioOutput(), by: slot, &handlers)
+              fileRead(index, file, output: slot.takeScenarioOutput(), by: slot, &handlers)
             case .finished(let result):
               drainErrors(slot)
               slot.tasks.removeFirst()
@@ -271,7 +271,7 @@ final class WorkerPool {
   private func failToStart(_ error: WorkerProcess.SpawnError, _ handlers: inout Handlers) {
     let message = "could not start a worker: \(error)"
     if let file = takeFile() {
-      fileRead(unreadable(files[file], message), output: [], by: nil, &handlers)
+      fileRead(file, unreadable(files[file], message), output: [], by: nil, &handlers)
     } else if !retries.isEmpty || !ready.isEmpty {
       let index = retries.isEmpty ? ready[0].indices.removeFirst() : retries.removeFirst()
       if ready.first?.indices.isEmpty == true { ready.removeFirst() }
@@ -282,9 +282,11 @@ final class WorkerPool {
 
   // MARK: - Answers
 
-  /// A file was read: selects from it and every file after it that waited for it.
-  private func fileRead(_ file: LoadedFile, output: [UInt8], by reader: Slot?, _ handlers: inout Handlers) {
-    guard let index = files.firstIndex(of: file.file) else { return }
+  /// The file at `index` of the run's files was read: selects from it and every file after
+  /// it that waited for it (selection goes in file order).
+  private func fileRead(
+    _ index: Int, _ file: LoadedFile, output: [UInt8], by reader: Slot?, _ handlers: inout Handlers
+  ) {
     arrived[index] = (file, output, reader)
     while let next = arrived.removeValue(forKey: selectedFiles) {
       let selected = handlers.planned(selectedFiles, next.file, next.output)
@@ -343,7 +345,7 @@ final class WorkerPool {
     let text = message + Self.quote(output)
     switch task.kind {
     case .read(let file):
-      fileRead(unreadable(files[file], text), output: output, by: nil, &handlers)
+      fileRead(file, unreadable(files[file], text), output: output, by: nil, &handlers)
     case .run(let index):
       let result = errorResult(scenarios[index], message: text, duration: (clock.now - task.started).inSeconds)
       report(index: index, result, output: output, &handlers)
