@@ -133,34 +133,35 @@ final class WorkerPool {
       }
       for slot in slots {
         if readable.contains(slot.process.errors) { drainErrors(slot) }
-        guard readable.contains(slot.process.output) else { continue }
-        guard !slot.tasks.isEmpty else {
-          // An idle worker that ends: drop it; a new one starts when needed.
-          if read(slot, .output) == nil { slot.isDead = true }
-          continue
-        }
-        if let bytes = read(slot, .output) {
-          for line in slot.lines.append(bytes) {
-            guard let task = slot.tasks.first else { break }
-            switch handle(line, of: slot, task: task) {
-            case .none: break
-            case .read(let file):
-              drainErrors(slot)
-              guard case .read(let index) = slot.tasks.removeFirst().kind else { break }
-              startNext(slot)
-              fileRead(index, file, output: slot.takeScenarioOutput(), by: slot, &handlers)
-            case .finished(let result):
-              drainErrors(slot)
-              slot.tasks.removeFirst()
-              startNext(slot)
-              report(task, result, output: slot.takeScenarioOutput(), &handlers)
-            case .broken(let message):
-              slot.process.forceKill()
-              fail(slot, message, &handlers)
+        if readable.contains(slot.process.output) {
+          if slot.tasks.isEmpty {
+            // An idle worker that ends: drop it; a new one starts when needed.
+            if read(slot, .output) == nil { slot.isDead = true }
+          } else if let bytes = read(slot, .output) {
+            for line in slot.lines.append(bytes) {
+              guard let task = slot.tasks.first else { break }
+              switch handle(line, of: slot, task: task) {
+              case .none: break
+              case .read(let file):
+                drainErrors(slot)
+                guard case .read(let index) = slot.tasks.removeFirst().kind else { break }
+                startNext(slot)
+                fileRead(index, file, output: slot.takeScenarioOutput(), by: slot, &handlers)
+              case .finished(let result):
+                drainErrors(slot)
+                slot.tasks.removeFirst()
+                startNext(slot)
+                report(task, result, output: slot.takeScenarioOutput(), &handlers)
+              case .broken(let message):
+                slot.process.forceKill()
+                fail(slot, message, &handlers)
+              }
             }
           }
-        } else {
-          // The worker's output ended in the middle of a request: it crashed or exited.
+        }
+        // The worker's output ended in the middle of a request, whether or not the same read
+        // brought its last answers: it crashed or exited.
+        if slot.process.output < 0, !slot.tasks.isEmpty, !slot.isDead {
           let termination = slot.process.wait()
           let what: String
           switch termination {
