@@ -342,20 +342,66 @@ struct Tape: Sendable {
 
   /// The flat form of a node tree.
   init(flattening root: YAMLNode) {
-    var sourceIndex: [ObjectIdentifier: UInt32] = [:]
+    // Sized first, so that the arrays are allocated once rather than grown node by node.
+    var size = (nodes: 0, text: 0)
+    Self.measure(root, into: &size)
+    nodes.reserveCapacity(size.nodes)
+    text.reserveCapacity(size.text)
+    var sourceIndex = SourceIndex()
     self.root = flatten(root, sourceIndex: &sourceIndex)
   }
 
-  private mutating func flatten(_ tree: YAMLNode, sourceIndex: inout [ObjectIdentifier: UInt32]) -> Int {
+  /// Counts the nodes of a tree and the bytes of its scalars.
+  private static func measure(_ tree: YAMLNode, into size: inout (nodes: Int, text: Int)) {
+    size.nodes += 1
+    switch tree.content {
+    case .scalar(let scalar):
+      size.text += scalar.value.utf8.count
+    case .sequence(let elements):
+      for element in elements { measure(element, into: &size) }
+    case .mapping(let mapping):
+      for entry in mapping.entries {
+        measure(entry.key, into: &size)
+        measure(entry.value, into: &size)
+      }
+    }
+  }
+
+  /// The index in ``Tape/sources`` of each file met while flattening. Most trees have nodes of
+  /// one file (and encoded nodes of none): a file that follows itself is found without hashing,
+  /// and a dictionary is made only once there is a second file.
+  private struct SourceIndex {
+    var lastID: ObjectIdentifier?
+    var lastIndex: UInt32 = 0
+    var all: [ObjectIdentifier: UInt32] = [:]
+
+    mutating func index(of file: SourceFile, in sources: inout [SourceFile?]) -> UInt32 {
+      let id = ObjectIdentifier(file)
+      if id == lastID { return lastIndex }
+      let index: UInt32
+      if let lastID {
+        if all.isEmpty { all[lastID] = lastIndex }
+        if let known = all[id] {
+          index = known
+        } else {
+          index = UInt32(sources.count)
+          sources.append(file)
+          all[id] = index
+        }
+      } else {
+        index = UInt32(sources.count)
+        sources.append(file)
+      }
+      lastID = id
+      lastIndex = index
+      return index
+    }
+  }
+
+  private mutating func flatten(_ tree: YAMLNode, sourceIndex: inout SourceIndex) -> Int {
     var source: UInt32 = 0
     if let file = tree.source {
-      if let known = sourceIndex[ObjectIdentifier(file)] {
-        source = known
-      } else {
-        source = UInt32(sources.count)
-        sources.append(file)
-        sourceIndex[ObjectIdentifier(file)] = source
-      }
+      source = sourceIndex.index(of: file, in: &sources)
     }
     var node = Node(
       start: tree.start, end: tree.end, first: Tape.none, count: 0, source: source, kind: .scalar, style: .plain,
