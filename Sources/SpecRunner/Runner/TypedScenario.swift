@@ -124,7 +124,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           errors.append(
             YAMLError(
               "`advance` moves the test clock, but this scenario uses `clock: immediate`, whose sleeps end at once: "
-                + "remove the step, or use the test clock", at: spec.node))
+                + "remove the step, or use the test clock", source: spec.source, mark: spec.start))
         }
         step = .advance(duration)
       case .dependencies(let stepEntries):

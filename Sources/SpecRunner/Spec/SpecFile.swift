@@ -39,8 +39,10 @@ struct ScenarioSpec: Sendable {
 
 /// One step of a scenario.
 struct StepSpec: Sendable {
-  /// The step's mapping, whose start is where failures of the step are reported.
-  var node: YAMLNode
+  /// The file of the step's mapping.
+  var source: SourceFile?
+  /// Where the step's mapping starts: where failures of the step are reported.
+  var start: Mark
   var kind: StepKind
   /// The `state:` assignments, for `send` and `receive`.
   var state: YAMLNode?
@@ -49,7 +51,8 @@ struct StepSpec: Sendable {
   var note: String?
 
   var location: FileLocation {
-    node.location ?? FileLocation(file: "", line: 0, column: 0)
+    source.map { FileLocation(file: $0.path, line: start.line, column: start.column) }
+      ?? FileLocation(file: "", line: 0, column: 0)
   }
 }
 
