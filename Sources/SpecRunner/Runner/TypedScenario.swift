@@ -97,16 +97,23 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     }
 
     var steps: [(spec: StepSpec, step: Step)] = []
+    steps.reserveCapacity(scenario.steps.count)
     let caseNames = CodingKeyProbe.keys(of: Action.self)
     for spec in scenario.steps {
       let assignments = spec.state.flatMap { node in attempt { try memo.assignments(node) } }
       let step: Step?
       switch spec.kind {
       case .send(let node):
-        step = attempt { try memo.decode(Action.self, from: node, with: decoder) }.map { .send($0, state: assignments) }
+        if let action = attempt({ try memo.decode(Action.self, from: node, with: decoder) }) {
+          step = .send(action, state: assignments)
+        } else {
+          step = nil
+        }
       case .receive(let node):
-        step = attempt { try memo.decode(Action.self, from: node, with: decoder) }.map {
-          .receive($0, state: assignments, timeout: spec.timeout)
+        if let action = attempt({ try memo.decode(Action.self, from: node, with: decoder) }) {
+          step = .receive(action, state: assignments, timeout: spec.timeout)
+        } else {
+          step = nil
         }
       case .receiveCase(let path, let node):
         if let caseNames, !caseNames.contains(path[0]) {
