@@ -104,13 +104,13 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       let step: Step?
       switch spec.kind {
       case .send(let node):
-        if let action = attempt({ try memo.decode(Action.self, from: node, with: decoder) }) {
+        if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
           step = .send(action, state: assignments)
         } else {
           step = nil
         }
       case .receive(let node):
-        if let action = attempt({ try memo.decode(Action.self, from: node, with: decoder) }) {
+        if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
           step = .receive(action, state: assignments, timeout: spec.timeout)
         } else {
           step = nil
@@ -118,10 +118,9 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       case .receiveCase(let path, let node):
         if let caseNames, !caseNames.contains(path[0]) {
           errors.append(
-            YAMLError(
+            node.error(
               "unknown case `\(path[0])` for \(typeName(Action.self)) in the case path `.\(path.joined(separator: "."))`"
-                + Suggestion.hint(for: path[0], in: caseNames),
-              at: node))
+                + Suggestion.hint(for: path[0], in: caseNames)))
           step = nil
         } else {
           step = .receiveCase(path, state: assignments, timeout: spec.timeout)

@@ -56,13 +56,34 @@ struct StepSpec: Sendable {
   }
 }
 
+/// A value of a spec file as written (an action), kept as the file's document rooted at the
+/// value: it decodes straight from the file's tape, and no node tree is built for it.
+struct SpecValue: Sendable {
+  /// The file's document, with the value as its root.
+  var document: YAMLDocument
+
+  init(_ tape: Tape, _ ref: Int) {
+    var tape = tape
+    tape.root = ref
+    document = YAMLDocument(tape: tape)
+  }
+
+  /// The value as a node tree.
+  var node: YAMLNode { document.root }
+
+  /// An error at the value.
+  func error(_ message: String) -> YAMLError {
+    document.tape.error(message, at: document.tape.root)
+  }
+}
+
 /// What a step does.
 enum StepKind: Sendable {
-  case send(YAMLNode)
+  case send(SpecValue)
   /// `receive: ACTION`, compared whole.
-  case receive(YAMLNode)
+  case receive(SpecValue)
   /// `receive: .case.path`: any action in that case, whatever its payload.
-  case receiveCase([String], YAMLNode)
+  case receiveCase([String], SpecValue)
   case advance(Duration)
   case dependencies([StubEntry])
   case skipReceivedActions(strict: Bool)

@@ -260,7 +260,7 @@ struct SpecParser {
     let kind: StepKind
     switch kindName {
     case "send":
-      kind = .send(t.node(at: value))
+      kind = .send(SpecValue(t, value))
     case "receive":
       if t.kind(value) == .scalar, t.nodes[value].style == .plain, case let text = t.string(value),
         text.hasPrefix(".")
@@ -270,9 +270,9 @@ struct SpecParser {
           fail("invalid case path `\(text)`: write cases separated by dots, e.g. `.response.success`", t, value)
           return nil
         }
-        kind = .receiveCase(components, t.node(at: value))
+        kind = .receiveCase(components, SpecValue(t, value))
       } else {
-        kind = .receive(t.node(at: value))
+        kind = .receive(SpecValue(t, value))
       }
     case "advance":
       guard let duration = duration(t, value, for: "advance") else { return nil }
