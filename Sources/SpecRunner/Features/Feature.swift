@@ -108,6 +108,30 @@ final class DecodeMemo {
       }
     }
 
+    /// The shape of a document's root, the same as that of its node tree.
+    init(_ tape: Tape) {
+      let ref = tape.root
+      let node = tape.nodes[ref]
+      switch node.kind {
+      case .scalar:
+        self = .scalar(Self.bits(node.tag, node.style), tape.string(ref))
+      case .mapping where node.count == 1:
+        let key = Int(node.first)
+        let value = Int(tape.nodes[key].next)
+        let keyNode = tape.nodes[key]
+        let valueNode = tape.nodes[value]
+        if keyNode.kind == .scalar, valueNode.kind == .scalar {
+          let bits = UInt64(node.tag.rawValue) << 32 | UInt64(Self.bits(keyNode.tag, keyNode.style)) << 16
+            | UInt64(Self.bits(valueNode.tag, valueNode.style))
+          self = .pair(bits, tape.string(key), tape.string(value))
+        } else {
+          self = .other(tape.node(at: ref).shapeKey)
+        }
+      default:
+        self = .other(tape.node(at: ref).shapeKey)
+      }
+    }
+
     private static func bits(_ tag: YAMLNode.Tag, _ style: YAMLNode.ScalarStyle) -> UInt16 {
       UInt16(tag.rawValue) << 8 | UInt16(style.rawValue)
     }
@@ -124,6 +148,16 @@ final class DecodeMemo {
     let key = Key(type: ObjectIdentifier(T.self), shape: Shape(node))
     if let value = values[key] as? T { return value }
     let value = try decoder.decode(T.self, from: node)
+    if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
+    values[key] = value
+    return value
+  }
+
+  /// The same for the root of a document (a value of a spec file, read from the file's tape).
+  func decode<T: Decodable>(_ type: T.Type, from document: YAMLDocument, with decoder: YAMLDecoder) throws -> T {
+    let key = Key(type: ObjectIdentifier(T.self), shape: Shape(document.tape))
+    if let value = values[key] as? T { return value }
+    let value = try decoder.decode(T.self, from: document)
     if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
     values[key] = value
     return value

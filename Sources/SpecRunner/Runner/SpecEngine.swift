@@ -111,9 +111,9 @@ public final class SpecEngine: ScenarioEngine {
   /// Reads, parses and checks a file against the format: the part of loading that any
   /// thread can do.
   nonisolated static func parse(_ path: String) -> Parsed {
-    let root: YAMLNode
+    let document: YAMLDocument
     do {
-      root = try YAMLParser().parse(contentsOf: path)
+      document = try YAMLParser().parseDocument(contentsOf: path)
     } catch let error as YAMLError {
       return Parsed(path: path, source: nil, spec: nil, errors: [error])
     } catch {
@@ -121,8 +121,8 @@ public final class SpecEngine: ScenarioEngine {
       return Parsed(path: path, source: nil, spec: nil, errors: [error])
     }
     var parser = SpecParser(path: path)
-    let spec = parser.parse(root)
-    return Parsed(path: path, source: root.source, spec: spec, errors: parser.errors)
+    let spec = parser.parse(document)
+    return Parsed(path: path, source: document.tape.source(document.tape.root), spec: spec, errors: parser.errors)
   }
 
   /// Binds a parsed file to its feature.

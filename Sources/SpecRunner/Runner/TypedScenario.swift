@@ -97,24 +97,30 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     }
 
     var steps: [(spec: StepSpec, step: Step)] = []
+    steps.reserveCapacity(scenario.steps.count)
     let caseNames = CodingKeyProbe.keys(of: Action.self)
     for spec in scenario.steps {
       let assignments = spec.state.flatMap { node in attempt { try memo.assignments(node) } }
       let step: Step?
       switch spec.kind {
       case .send(let node):
-        step = attempt { try memo.decode(Action.self, from: node, with: decoder) }.map { .send($0, state: assignments) }
+        if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
+          step = .send(action, state: assignments)
+        } else {
+          step = nil
+        }
       case .receive(let node):
-        step = attempt { try memo.decode(Action.self, from: node, with: decoder) }.map {
-          .receive($0, state: assignments, timeout: spec.timeout)
+        if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
+          step = .receive(action, state: assignments, timeout: spec.timeout)
+        } else {
+          step = nil
         }
       case .receiveCase(let path, let node):
         if let caseNames, !caseNames.contains(path[0]) {
           errors.append(
-            YAMLError(
+            node.error(
               "unknown case `\(path[0])` for \(typeName(Action.self)) in the case path `.\(path.joined(separator: "."))`"
-                + Suggestion.hint(for: path[0], in: caseNames),
-              at: node))
+                + Suggestion.hint(for: path[0], in: caseNames)))
           step = nil
         } else {
           step = .receiveCase(path, state: assignments, timeout: spec.timeout)
@@ -124,7 +130,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           errors.append(
             YAMLError(
               "`advance` moves the test clock, but this scenario uses `clock: immediate`, whose sleeps end at once: "
-                + "remove the step, or use the test clock", at: spec.node))
+                + "remove the step, or use the test clock", source: spec.source, mark: spec.start))
         }
         step = .advance(duration)
       case .dependencies(let stepEntries):

@@ -39,8 +39,10 @@ struct ScenarioSpec: Sendable {
 
 /// One step of a scenario.
 struct StepSpec: Sendable {
-  /// The step's mapping, whose start is where failures of the step are reported.
-  var node: YAMLNode
+  /// The file of the step's mapping.
+  var source: SourceFile?
+  /// Where the step's mapping starts: where failures of the step are reported.
+  var start: Mark
   var kind: StepKind
   /// The `state:` assignments, for `send` and `receive`.
   var state: YAMLNode?
@@ -49,17 +51,39 @@ struct StepSpec: Sendable {
   var note: String?
 
   var location: FileLocation {
-    node.location ?? FileLocation(file: "", line: 0, column: 0)
+    source.map { FileLocation(file: $0.path, line: start.line, column: start.column) }
+      ?? FileLocation(file: "", line: 0, column: 0)
+  }
+}
+
+/// A value of a spec file as written (an action), kept as the file's document rooted at the
+/// value: it decodes straight from the file's tape, and no node tree is built for it.
+struct SpecValue: Sendable {
+  /// The file's document, with the value as its root.
+  var document: YAMLDocument
+
+  init(_ tape: Tape, _ ref: Int) {
+    var tape = tape
+    tape.root = ref
+    document = YAMLDocument(tape: tape)
+  }
+
+  /// The value as a node tree.
+  var node: YAMLNode { document.root }
+
+  /// An error at the value.
+  func error(_ message: String) -> YAMLError {
+    document.tape.error(message, at: document.tape.root)
   }
 }
 
 /// What a step does.
 enum StepKind: Sendable {
-  case send(YAMLNode)
+  case send(SpecValue)
   /// `receive: ACTION`, compared whole.
-  case receive(YAMLNode)
+  case receive(SpecValue)
   /// `receive: .case.path`: any action in that case, whatever its payload.
-  case receiveCase([String], YAMLNode)
+  case receiveCase([String], SpecValue)
   case advance(Duration)
   case dependencies([StubEntry])
   case skipReceivedActions(strict: Bool)

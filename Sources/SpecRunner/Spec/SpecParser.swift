@@ -3,7 +3,9 @@
 /// and durations, unique scenario names, and outlines (`examples`), which it expands into
 /// one scenario per row.
 ///
-/// It reports every problem it finds, not only the first, each at its line and column.
+/// It reads the flat ``Tape`` of the file and builds ``YAMLNode``s only for the values a
+/// ``SpecFile`` keeps (actions, state assignments, stubs). It reports every problem it
+/// finds, not only the first, each at its line and column.
 struct SpecParser {
   static let fileKeys = ["feature", "description", "tags", "initialState", "dependencies", "scenarios"]
   static let scenarioKeys = [
@@ -22,70 +24,90 @@ struct SpecParser {
     self.path = path
   }
 
+  /// The spec of a parsed document.
+  mutating func parse(_ document: YAMLDocument) -> SpecFile? {
+    parse(document.tape)
+  }
+
   /// The spec, or `nil` when the file is not even shaped like one; ``errors`` lists the problems.
-  mutating func parse(_ root: YAMLNode) -> SpecFile? {
-    guard let mapping = root.mapping else {
-      fail("a spec file is a mapping with the keys `feature` and `scenarios`, found \(root.foundDescription)", at: root)
+  mutating func parse(_ t: Tape) -> SpecFile? {
+    let root = t.root
+    guard t.kind(root) == .mapping else {
+      fail("a spec file is a mapping with the keys `feature` and `scenarios`, found \(t.foundDescription(root))", t, root)
       return nil
     }
-    checkKeys(mapping, allowed: Self.fileKeys, in: "the file")
-    let featureNode = mapping["feature"]
-    let feature = featureNode.flatMap { string($0, for: "feature") }
-    if featureNode == nil {
-      fail("missing key `feature`: name the registered feature this file describes", at: root)
+    checkKeys(t, root, allowed: Self.fileKeys, in: "the file")
+    let featureRef = t.lookup("feature", in: root)?.value
+    let feature = featureRef.flatMap { string(t, $0, for: "feature") }
+    if featureRef == nil {
+      fail("missing key `feature`: name the registered feature this file describes", t, root)
     }
-    let description = mapping["description"].flatMap { string($0, for: "description") }
-    let tags = mapping["tags"].map { self.tags($0) } ?? []
-    let initialState = mapping["initialState"].flatMap { assignments($0, for: "initialState") }
-    let dependencies = mapping["dependencies"].map { stubs($0) } ?? []
+    let description = t.lookup("description", in: root).flatMap { string(t, $0.value, for: "description") }
+    let tags = t.lookup("tags", in: root).map { self.tags(t, $0.value) } ?? []
+    let initialState = t.lookup("initialState", in: root).flatMap { assignments(t, $0.value, for: "initialState") }
+    let dependencies = t.lookup("dependencies", in: root).map { stubs(t, $0.value) } ?? []
 
     var scenarios: [ScenarioSpec] = []
-    if let node = mapping["scenarios"] {
-      if let list = node.sequence {
-        if list.isEmpty {
-          fail("`scenarios` is empty: a spec file has at least one scenario", at: node)
+    if let node = t.lookup("scenarios", in: root)?.value {
+      if t.kind(node) == .sequence {
+        if t.nodes[node].first == Tape.none {
+          fail("`scenarios` is empty: a spec file has at least one scenario", t, node)
         }
-        var seen: [String: YAMLNode] = [:]
-        for (index, item) in list.enumerated() {
-          guard let item = scenarioNode(item) else { continue }
-          if let nameNode = item["name"], let name = nameNode.scalar?.value {
+        var seen: [String: Mark] = [:]
+        var index = 0
+        var item = t.nodes[node].first
+        while item != Tape.none {
+          let ref = Int(item)
+          defer {
+            item = t.nodes[ref].next
+            index += 1
+          }
+          guard isScenario(t, ref) else { continue }
+          if let nameRef = t.lookup("name", in: ref)?.value, t.kind(nameRef) == .scalar {
+            let name = t.string(nameRef)
             if let first = seen[name] {
-              fail("duplicate scenario name `\(name)` (first at \(first.start)); scenario names are unique in a file", at: nameNode)
+              fail(
+                "duplicate scenario name `\(name)` (first at \(first)); scenario names are unique in a file", t,
+                nameRef)
             } else {
-              seen[name] = nameNode
+              seen[name] = t.mark(nameRef)
             }
           }
-          scenarios += self.scenarios(item, index: index, fileTags: tags)
+          scenarios += self.scenarios(t, ref, index: index, fileTags: tags)
         }
       } else {
-        fail("expected a list of scenarios for `scenarios`, found \(node.foundDescription)", at: node)
+        fail("expected a list of scenarios for `scenarios`, found \(t.foundDescription(node))", t, node)
       }
     } else {
-      fail("missing key `scenarios`: a spec file has at least one scenario", at: root)
+      fail("missing key `scenarios`: a spec file has at least one scenario", t, root)
     }
-    guard let feature, let featureNode else { return nil }
+    guard let feature, let featureRef else { return nil }
     return SpecFile(
-      path: path, feature: feature, featureNode: featureNode, description: description, tags: tags,
+      path: path, feature: feature, featureNode: t.node(at: featureRef), description: description, tags: tags,
       initialState: initialState, dependencies: dependencies, scenarios: scenarios)
   }
 
   // MARK: - Scenarios
 
-  private mutating func scenarioNode(_ node: YAMLNode) -> YAMLNode? {
-    guard let mapping = node.mapping else {
-      fail("expected a scenario (a mapping with `name` and `steps`), found \(node.foundDescription)", at: node)
-      return nil
+  private mutating func isScenario(_ t: Tape, _ ref: Int) -> Bool {
+    guard t.kind(ref) == .mapping else {
+      fail("expected a scenario (a mapping with `name` and `steps`), found \(t.foundDescription(ref))", t, ref)
+      return false
     }
-    checkKeys(mapping, allowed: Self.scenarioKeys, in: "a scenario")
-    return node
+    checkKeys(t, ref, allowed: Self.scenarioKeys, in: "a scenario")
+    return true
   }
 
   /// The scenario, or one scenario per example row of an outline.
-  private mutating func scenarios(_ node: YAMLNode, index: Int, fileTags: [String]) -> [ScenarioSpec] {
-    guard let examples = node["examples"] else {
-      return scenario(node, id: ScenarioID(file: path, scenario: index), location: node, fileTags: fileTags)
+  private mutating func scenarios(_ t: Tape, _ ref: Int, index: Int, fileTags: [String]) -> [ScenarioSpec] {
+    guard let examplesRef = t.lookup("examples", in: ref)?.value else {
+      return scenario(
+        t, ref, id: ScenarioID(file: path, scenario: index), location: location(t, ref), fileTags: fileTags)
         .map { [$0] } ?? []
     }
+    // Outlines are filled in on node trees; each filled scenario is read from its own tape.
+    let node = t.node(at: ref)
+    let examples = t.node(at: examplesRef)
     guard let rows = examples.sequence, !rows.isEmpty else {
       fail(
         "expected a list of example rows (mappings of placeholder values) for `examples`, found "
@@ -109,7 +131,8 @@ struct SpecParser {
       for error in outline.takeErrors() { record(error) }
       guard let filled else { continue }
       let id = ScenarioID(file: path, scenario: index, row: rowIndex)
-      if let scenario = scenario(filled, id: id, location: row, fileTags: fileTags) {
+      let tape = Tape(flattening: filled)
+      if let scenario = scenario(tape, tape.root, id: id, location: row.location, fileTags: fileTags) {
         expanded.append(scenario)
       }
     }
@@ -124,220 +147,270 @@ struct SpecParser {
   }
 
   private mutating func scenario(
-    _ node: YAMLNode, id: ScenarioID, location: YAMLNode, fileTags: [String]
+    _ t: Tape, _ ref: Int, id: ScenarioID, location: FileLocation?, fileTags: [String]
   ) -> ScenarioSpec? {
-    guard let mapping = node.mapping else { return nil }
-    let name = mapping["name"].flatMap { string($0, for: "name") }
-    if mapping["name"] == nil {
-      fail("missing key `name` in this scenario", at: node)
+    guard t.kind(ref) == .mapping else { return nil }
+    let nameRef = t.lookup("name", in: ref)?.value
+    let name = nameRef.flatMap { string(t, $0, for: "name") }
+    if nameRef == nil {
+      fail("missing key `name` in this scenario", t, ref)
     }
     var tags = fileTags
-    for tag in mapping["tags"].map({ self.tags($0) }) ?? [] where !tags.contains(tag) { tags.append(tag) }
-    let skip = mapping["skip"].flatMap { string($0, for: "skip") }
+    for tag in t.lookup("tags", in: ref).map({ self.tags(t, $0.value) }) ?? [] where !tags.contains(tag) {
+      tags.append(tag)
+    }
+    let skip = t.lookup("skip", in: ref).flatMap { string(t, $0.value, for: "skip") }
     var isExhaustive = true
-    if let node = mapping["exhaustivity"] {
-      switch node.scalar.map({ ($0.value, $0.style) }) {
-      case ("on", .plain)?: isExhaustive = true
-      case ("off", .plain)?: isExhaustive = false
-      default: fail("`exhaustivity` is `on` or `off`, found \(node.foundDescription)", at: node)
+    if let node = t.lookup("exhaustivity", in: ref)?.value {
+      let plain = t.kind(node) == .scalar && t.nodes[node].style == .plain
+      if plain && t.scalar(node, equals: "on") {
+        isExhaustive = true
+      } else if plain && t.scalar(node, equals: "off") {
+        isExhaustive = false
+      } else {
+        fail("`exhaustivity` is `on` or `off`, found \(t.foundDescription(node))", t, node)
       }
     }
-    _ = mapping["description"].flatMap { string($0, for: "description") }
-    let initialState = mapping["initialState"].flatMap { assignments($0, for: "initialState") }
-    let dependencies = mapping["dependencies"].map { stubs($0) } ?? []
+    _ = t.lookup("description", in: ref).flatMap { string(t, $0.value, for: "description") }
+    let initialState = t.lookup("initialState", in: ref).flatMap { assignments(t, $0.value, for: "initialState") }
+    let dependencies = t.lookup("dependencies", in: ref).map { stubs(t, $0.value) } ?? []
     var steps: [StepSpec] = []
-    if let stepsNode = mapping["steps"] {
-      if let list = stepsNode.sequence {
-        steps = list.compactMap { step($0) }
+    if let stepsRef = t.lookup("steps", in: ref)?.value {
+      if t.kind(stepsRef) == .sequence {
+        steps.reserveCapacity(Int(t.nodes[stepsRef].count))
+        var child = t.nodes[stepsRef].first
+        while child != Tape.none {
+          if let step = step(t, Int(child)) { steps.append(step) }
+          child = t.nodes[Int(child)].next
+        }
       } else {
-        fail("expected a list of steps for `steps`, found \(stepsNode.foundDescription)", at: stepsNode)
+        fail("expected a list of steps for `steps`, found \(t.foundDescription(stepsRef))", t, stepsRef)
       }
     } else if name != nil {
-      fail("missing key `steps` in scenario `\(name!)`", at: node)
+      fail("missing key `steps` in scenario `\(name!)`", t, ref)
     }
     guard let name else { return nil }
     return ScenarioSpec(
       id: id, name: name,
-      location: location.location ?? FileLocation(file: path, line: 0, column: 0),
+      location: location ?? FileLocation(file: path, line: 0, column: 0),
       tags: tags, skip: skip, isExhaustive: isExhaustive, initialState: initialState,
       dependencies: dependencies, steps: steps)
   }
 
+  /// Where a node starts, as ``YAMLNode/location`` gives it.
+  private func location(_ t: Tape, _ ref: Int) -> FileLocation? {
+    t.source(ref).map { FileLocation(file: $0.path, line: t.nodes[ref].start.line, column: t.nodes[ref].start.column) }
+  }
+
   // MARK: - Steps
 
-  private mutating func step(_ node: YAMLNode) -> StepSpec? {
-    guard let mapping = node.mapping else {
-      fail(
-        "expected a step (a mapping such as `send: ACTION`), found \(node.foundDescription)", at: node)
+  private mutating func step(_ t: Tape, _ ref: Int) -> StepSpec? {
+    guard t.kind(ref) == .mapping else {
+      fail("expected a step (a mapping such as `send: ACTION`), found \(t.foundDescription(ref))", t, ref)
       return nil
     }
     // One pass over the keys: unknown ones are reported in order (as `checkKeys` does), and
     // the kind and the modifiers are found without a lookup each.
-    let entries = mapping.entries
-    var kindIndex = -1
+    var kindKey = -1
+    var kindName = ""
     var kindCount = 0
-    var stateIndex = -1
-    var timeoutIndex = -1
-    var noteIndex = -1
-    for offset in entries.indices {
-      let name = entries[offset].name
-      switch name {
-      case "state": stateIndex = offset
-      case "timeout": timeoutIndex = offset
-      case "note": noteIndex = offset
-      default:
+    var stateKey = -1
+    var timeoutKey = -1
+    var noteKey = -1
+    var key = t.nodes[ref].first
+    while key != Tape.none {
+      let keyRef = Int(key)
+      key = t.nodes[Int(t.nodes[keyRef].next)].next
+      if t.scalar(keyRef, equals: "state") {
+        stateKey = keyRef
+      } else if t.scalar(keyRef, equals: "timeout") {
+        timeoutKey = keyRef
+      } else if t.scalar(keyRef, equals: "note") {
+        noteKey = keyRef
+      } else {
+        let name = t.string(keyRef)
         if Self.stepKinds.contains(name) {
-          if kindIndex < 0 { kindIndex = offset }
+          if kindKey < 0 {
+            kindKey = keyRef
+            kindName = name
+          }
           kindCount += 1
         } else {
-          fail(
-            "unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), at: entries[offset].key)
+          fail("unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), t, keyRef)
         }
       }
     }
-    guard kindIndex >= 0 else {
-      let written = mapping.entries.filter { Self.stepModifiers.contains($0.name) }.map { "`\($0.name)`" }
+    guard kindKey >= 0 else {
+      let written = entryNames(t, ref).filter { Self.stepModifiers.contains($0.name) }.map { "`\($0.name)`" }
       fail(
         (written.isEmpty ? "this step has no kind" : "this step has \(written.joined(separator: ", ")) but no kind")
           + ": write one of " + Self.stepKinds.map { "`\($0)`" }.joined(separator: ", "),
-        at: node)
+        t, ref)
       return nil
     }
     if kindCount > 1 {
-      let kinds = mapping.entries.filter { Self.stepKinds.contains($0.name) }
+      let kinds = entryNames(t, ref).filter { Self.stepKinds.contains($0.name) }
       fail(
         "a step has one kind, but this one has \(kinds.count): "
           + kinds.map { "`\($0.name)`" }.joined(separator: ", ") + "; write one step for each",
-        at: kinds[1].key)
+        t, kinds[1].key)
       return nil
     }
-    let kindEntry = entries[kindIndex]
-    let value = kindEntry.value
+    let value = Int(t.nodes[kindKey].next)
     let kind: StepKind
-    switch kindEntry.name {
+    switch kindName {
     case "send":
-      kind = .send(value)
+      kind = .send(SpecValue(t, value))
     case "receive":
-      if let scalar = value.scalar, scalar.style == .plain, scalar.value.hasPrefix(".") {
-        let components = scalar.value.dropFirst().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      if t.kind(value) == .scalar, t.nodes[value].style == .plain, case let text = t.string(value),
+        text.hasPrefix(".")
+      {
+        let components = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard components.allSatisfy({ !$0.isEmpty }) else {
-          fail("invalid case path `\(scalar.value)`: write cases separated by dots, e.g. `.response.success`", at: value)
+          fail("invalid case path `\(text)`: write cases separated by dots, e.g. `.response.success`", t, value)
           return nil
         }
-        kind = .receiveCase(components, value)
+        kind = .receiveCase(components, SpecValue(t, value))
       } else {
-        kind = .receive(value)
+        kind = .receive(SpecValue(t, value))
       }
     case "advance":
-      guard let duration = duration(value, for: "advance") else { return nil }
+      guard let duration = duration(t, value, for: "advance") else { return nil }
       kind = .advance(duration)
     case "dependencies":
-      kind = .dependencies(stubs(value))
+      kind = .dependencies(stubs(t, value))
     case "skipReceivedActions", "skipInFlightEffects":
-      guard let strict = flag(value, for: kindEntry.name) else { return nil }
-      kind = kindEntry.name == "skipReceivedActions" ? .skipReceivedActions(strict: strict) : .skipInFlightEffects(strict: strict)
+      guard let strict = flag(t, value, for: kindName) else { return nil }
+      kind = kindName == "skipReceivedActions" ? .skipReceivedActions(strict: strict) : .skipInFlightEffects(strict: strict)
     default:
-      if !(value.isNull || (value.scalar?.value == "true" && value.scalar?.style == .plain)) {
-        fail("`finish` takes no value (write `finish: true`, with `timeout:` beside it if needed), found \(value.foundDescription)", at: value)
+      let isTrue = t.kind(value) == .scalar && t.nodes[value].style == .plain && t.scalar(value, equals: "true")
+      if !(t.isNull(value) || isTrue) {
+        fail(
+          "`finish` takes no value (write `finish: true`, with `timeout:` beside it if needed), found \(t.foundDescription(value))",
+          t, value)
       }
       kind = .finish
     }
     var state: YAMLNode?
-    if stateIndex >= 0 {
-      let entry = entries[stateIndex]
+    if stateKey >= 0 {
       if case .send = kind {
-        state = assignments(entry.value, for: "state")
-      } else if kindEntry.name == "receive" {
-        state = assignments(entry.value, for: "state")
+        state = assignments(t, Int(t.nodes[stateKey].next), for: "state")
+      } else if kindName == "receive" {
+        state = assignments(t, Int(t.nodes[stateKey].next), for: "state")
       } else {
-        fail("`state` goes with `send` or `receive`, not with `\(kindEntry.name)`", at: entry.key)
+        fail("`state` goes with `send` or `receive`, not with `\(kindName)`", t, stateKey)
       }
     }
     var timeout: Duration?
-    if timeoutIndex >= 0 {
-      let entry = entries[timeoutIndex]
-      if kindEntry.name == "receive" || kindEntry.name == "finish" {
-        timeout = duration(entry.value, for: "timeout")
+    if timeoutKey >= 0 {
+      if kindName == "receive" || kindName == "finish" {
+        timeout = duration(t, Int(t.nodes[timeoutKey].next), for: "timeout")
       } else {
-        fail("`timeout` goes with `receive` or `finish`, not with `\(kindEntry.name)`", at: entry.key)
+        fail("`timeout` goes with `receive` or `finish`, not with `\(kindName)`", t, timeoutKey)
       }
     }
-    let note = noteIndex >= 0 ? string(entries[noteIndex].value, for: "note") : nil
-    return StepSpec(node: node, kind: kind, state: state, timeout: timeout, note: note)
+    let note = noteKey >= 0 ? string(t, Int(t.nodes[noteKey].next), for: "note") : nil
+    return StepSpec(
+      source: t.source(ref), start: t.nodes[ref].start, kind: kind, state: state, timeout: timeout, note: note)
+  }
+
+  /// The key nodes of a mapping with their texts, in order.
+  private func entryNames(_ t: Tape, _ ref: Int) -> [(name: String, key: Int)] {
+    t.keys(ref).map { (t.string($0), $0) }
   }
 
   // MARK: - Values
 
-  private mutating func string(_ node: YAMLNode, for key: String) -> String? {
-    guard let scalar = node.scalar, !node.isNull else {
-      fail("expected text for `\(key)`, found \(node.foundDescription)", at: node)
+  private mutating func string(_ t: Tape, _ ref: Int, for key: String) -> String? {
+    guard t.kind(ref) == .scalar, !t.isNull(ref) else {
+      fail("expected text for `\(key)`, found \(t.foundDescription(ref))", t, ref)
       return nil
     }
-    return scalar.value
+    return t.string(ref)
   }
 
-  private mutating func tags(_ node: YAMLNode) -> [String] {
-    if let scalar = node.scalar, !node.isNull { return [scalar.value] }
-    guard let list = node.sequence else {
-      fail("expected a list of tags for `tags`, found \(node.foundDescription)", at: node)
+  private mutating func tags(_ t: Tape, _ ref: Int) -> [String] {
+    if t.kind(ref) == .scalar, !t.isNull(ref) { return [t.string(ref)] }
+    guard t.kind(ref) == .sequence else {
+      fail("expected a list of tags for `tags`, found \(t.foundDescription(ref))", t, ref)
       return []
     }
-    return list.compactMap { item in
-      guard let scalar = item.scalar, !item.isNull else {
-        fail("expected a tag (a word) in `tags`, found \(item.foundDescription)", at: item)
-        return nil
+    var result: [String] = []
+    var item = t.nodes[ref].first
+    while item != Tape.none {
+      let itemRef = Int(item)
+      item = t.nodes[itemRef].next
+      guard t.kind(itemRef) == .scalar, !t.isNull(itemRef) else {
+        fail("expected a tag (a word) in `tags`, found \(t.foundDescription(itemRef))", t, itemRef)
+        continue
       }
-      return scalar.value
+      result.append(t.string(itemRef))
     }
+    return result
   }
 
-  private mutating func assignments(_ node: YAMLNode, for key: String) -> YAMLNode? {
-    guard node.mapping != nil else {
+  private mutating func assignments(_ t: Tape, _ ref: Int, for key: String) -> YAMLNode? {
+    guard t.kind(ref) == .mapping else {
       fail(
-        "expected a mapping of state assignments (`field: value`) for `\(key)`, found \(node.foundDescription)",
-        at: node)
+        "expected a mapping of state assignments (`field: value`) for `\(key)`, found \(t.foundDescription(ref))",
+        t, ref)
       return nil
     }
-    return node
+    return t.node(at: ref)
   }
 
-  private mutating func stubs(_ node: YAMLNode) -> [StubEntry] {
-    guard let mapping = node.mapping else {
+  private mutating func stubs(_ t: Tape, _ ref: Int) -> [StubEntry] {
+    guard t.kind(ref) == .mapping else {
       fail(
-        "expected a mapping of stubs (`name: value`) for `dependencies`, found \(node.foundDescription)", at: node)
+        "expected a mapping of stubs (`name: value`) for `dependencies`, found \(t.foundDescription(ref))", t, ref)
       return []
     }
-    return mapping.entries.map { StubEntry(name: $0.name, key: $0.key, value: $0.value) }
+    return t.keys(ref).map { key in
+      StubEntry(name: t.string(key), key: t.node(at: key), value: t.node(at: Int(t.nodes[key].next)))
+    }
   }
 
-  private mutating func duration(_ node: YAMLNode, for key: String) -> Duration? {
-    guard let scalar = node.scalar, !node.isStringOnly, let duration = DurationText.parse(scalar.value) else {
+  private mutating func duration(_ t: Tape, _ ref: Int, for key: String) -> Duration? {
+    guard t.kind(ref) == .scalar, !t.isStringOnly(ref), let duration = DurationText.parse(t.string(ref)) else {
       fail(
-        "expected a duration (`300ms`, `1.5s`, `2m`, or a number of seconds) for `\(key)`, found \(node.foundDescription)",
-        at: node)
+        "expected a duration (`300ms`, `1.5s`, `2m`, or a number of seconds) for `\(key)`, found \(t.foundDescription(ref))",
+        t, ref)
       return nil
     }
     return duration
   }
 
   /// `true`, or `{ strict: BOOL }`.
-  private mutating func flag(_ node: YAMLNode, for key: String) -> Bool? {
-    if let scalar = node.scalar, scalar.style == .plain, scalar.value == "true" { return true }
-    if let mapping = node.mapping, mapping.count == 1, let strict = mapping["strict"]?.scalar, strict.style == .plain,
-      strict.value == "true" || strict.value == "false"
+  private mutating func flag(_ t: Tape, _ ref: Int, for key: String) -> Bool? {
+    func isPlain(_ ref: Int) -> Bool { t.kind(ref) == .scalar && t.nodes[ref].style == .plain }
+    if isPlain(ref), t.scalar(ref, equals: "true") { return true }
+    if t.kind(ref) == .mapping, t.nodes[ref].count == 1, let strict = t.lookup("strict", in: ref)?.value,
+      isPlain(strict), t.scalar(strict, equals: "true") || t.scalar(strict, equals: "false")
     {
-      return strict.value == "true"
+      return t.scalar(strict, equals: "true")
     }
-    fail("`\(key)` takes `true` (or `{ strict: false }` to allow nothing to skip), found \(node.foundDescription)", at: node)
+    fail(
+      "`\(key)` takes `true` (or `{ strict: false }` to allow nothing to skip), found \(t.foundDescription(ref))", t,
+      ref)
     return nil
   }
 
   // MARK: - Errors
 
-  private mutating func checkKeys(_ mapping: YAMLNode.Mapping, allowed: [String], in context: String) {
-    for entry in mapping.entries where !allowed.contains(entry.name) {
-      fail("unknown key `\(entry.name)` in \(context)" + Suggestion.hint(for: entry.name, in: allowed), at: entry.key)
+  private mutating func checkKeys(_ t: Tape, _ ref: Int, allowed: [String], in context: String) {
+    var key = t.nodes[ref].first
+    while key != Tape.none {
+      let keyRef = Int(key)
+      key = t.nodes[Int(t.nodes[keyRef].next)].next
+      let name = t.string(keyRef)
+      if !allowed.contains(name) {
+        fail("unknown key `\(name)` in \(context)" + Suggestion.hint(for: name, in: allowed), t, keyRef)
+      }
     }
+  }
+
+  private mutating func fail(_ message: String, _ t: Tape, _ ref: Int) {
+    record(t.error(message, at: ref))
   }
 
   private mutating func fail(_ message: String, at node: YAMLNode) {

@@ -312,28 +312,60 @@ struct Tape: Sendable {
 
   /// The node tree of a node.
   func node(at ref: Int) -> YAMLNode {
+    nodes.withUnsafeBufferPointer { nodes in
+      text.withUnsafeBufferPointer { text in
+        Self.node(at: ref, nodes: nodes, text: text, sources: sources)
+      }
+    }
+  }
+
+  /// The node tree of a node, each child built in its place in its parent's array.
+  private static func node(
+    at ref: Int, nodes: UnsafeBufferPointer<Node>, text: UnsafeBufferPointer<UInt8>, sources: [SourceFile?]
+  ) -> YAMLNode {
     let node = nodes[ref]
     let content: YAMLNode.Content
     switch node.kind {
     case .scalar:
-      content = .scalar(.init(string(ref), style: node.style))
+      let value =
+        node.count == 0
+        ? "" : String(decoding: UnsafeBufferPointer(rebasing: text[Int(node.first)..<Int(node.first + node.count)]), as: UTF8.self)
+      content = .scalar(.init(value, style: node.style))
     case .sequence:
-      var elements: [YAMLNode] = []
-      elements.reserveCapacity(Int(node.count))
+      var count = 0
       var child = node.first
       while child != Tape.none {
-        elements.append(self.node(at: Int(child)))
+        count += 1
         child = nodes[Int(child)].next
+      }
+      let elements = [YAMLNode](unsafeUninitializedCapacity: count) { buffer, initialized in
+        var child = node.first
+        while child != Tape.none {
+          (buffer.baseAddress! + initialized).initialize(
+            to: Self.node(at: Int(child), nodes: nodes, text: text, sources: sources))
+          initialized += 1
+          child = nodes[Int(child)].next
+        }
       }
       content = .sequence(elements)
     case .mapping:
-      var entries: [YAMLNode.Mapping.Entry] = []
-      entries.reserveCapacity(Int(node.count))
+      var count = 0
       var key = node.first
       while key != Tape.none {
-        let value = nodes[Int(key)].next
-        entries.append(.init(key: self.node(at: Int(key)), value: self.node(at: Int(value))))
-        key = nodes[Int(value)].next
+        count += 1
+        key = nodes[Int(nodes[Int(key)].next)].next
+      }
+      let entries = [YAMLNode.Mapping.Entry](unsafeUninitializedCapacity: count) { buffer, initialized in
+        var key = node.first
+        while key != Tape.none {
+          let value = nodes[Int(key)].next
+          (buffer.baseAddress! + initialized).initialize(
+            to: YAMLNode.Mapping.Entry(
+              key: Self.node(at: Int(key), nodes: nodes, text: text, sources: sources),
+              value: Self.node(at: Int(value), nodes: nodes, text: text, sources: sources)))
+          initialized += 1
+          key = nodes[Int(value)].next
+        }
       }
       content = .mapping(YAMLNode.Mapping(uniqueEntries: entries))
     }
