@@ -159,3 +159,18 @@ final class RecordingReporter: RunReporter {
   func scenarioStarted(_ scenario: PlannedScenario) { events.append("started \(scenario.name)") }
   func scenarioFinished(_ result: ScenarioResult) { events.append("finished \(result.name)") }
 }
+
+@MainActor @Suite struct OutputBufferTests {
+  @Test func writesInBurstsAndOnFlush() {
+    var writes: [String] = []
+    let buffer = OutputBuffer { writes.append($0) }
+    buffer.append("a\n")
+    buffer.append("b\n")
+    #expect(writes == [])
+    buffer.flush()
+    buffer.flush()  // Nothing more to write: no empty write.
+    #expect(writes == ["a\nb\n"])
+    buffer.append(String(repeating: "x", count: 1 << 16))  // A large burst goes out at once.
+    #expect(writes.count == 2)
+  }
+}

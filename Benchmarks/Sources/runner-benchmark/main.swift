@@ -241,6 +241,18 @@ print("| ratio | best | median | target |")
 print("| --- | --- | --- | --- |")
 print(String(format: "| (b) / (a) | %.1fx | %.1fx | within 10x |", one.best / scan.best, one.median / scan.median))
 print(String(format: "| (b) / (c): speed-up of a second worker | %.2fx | %.2fx | at least 1.6x |", one.best / two.best, one.median / two.median))
+// Each round's rows run one after another, so a round's own ratios see the same machine:
+// on a VM whose speed drifts, their median is the steadier figure.
+let roundScanRatios = zip(jobs1, scans).map { $0.seconds / $1 }
+let roundSpeedUps = zip(jobs1, jobs2).map { $0.seconds / $1.seconds }
+print("")
+print("| ratio within each round | lowest | median | highest |")
+print("| --- | --- | --- | --- |")
+for (name, ratios, digits) in [("(b) / (a)", roundScanRatios, 1), ("(b) / (c)", roundSpeedUps, 2)] {
+  let sorted = ratios.sorted()
+  let format = "| \(name) | %.\(digits)fx | %.\(digits)fx | %.\(digits)fx |"
+  print(String(format: format, sorted.first!, sorted[sorted.count / 2], sorted.last!))
+}
 print("")
 print(
   "CPU time (user + system, workers included), median: --jobs 1 \(milliseconds(summary(jobs1.map(\.cpuSeconds)).median)), "

@@ -58,16 +58,23 @@ public enum ReducerSpecCommand {
     // quotes the end of the worker's standard error, which should be the fatal error.
     // SWIFT_BACKTRACE set by the user is kept.
     if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
+    let output = OutputBuffer(write: writeOutput)
+    defer { output.flush() }
     let run = SpecRun(
       settings: settings,
       engine: engine(),
       reporters: makeReporters(
-        settings, environment: environment, isTerminal: isatty(1) == 1, standardOutput: writeOutput),
+        settings, environment: environment, isTerminal: isatty(1) == 1, standardOutput: output.append),
       worker: WorkerPool.Configuration(
         executable: currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
         timeout: settings.timeout, stopAfterFailure: settings.failFast),
-      output: writeOutput,
-      errorOutput: writeError)
+      output: output.append,
+      errorOutput: { text in
+        // What goes to standard error comes after the report lines written before it.
+        output.flush()
+        writeError(text)
+      },
+      flushOutput: output.flush)
     return settings.list ? run.list() : run.run()
   }
 
@@ -92,8 +99,8 @@ public enum ReducerSpecCommand {
     return Bundle.main.executablePath ?? CommandLine.arguments[0]
   }
 
-  /// Writes to standard output at once (the console report must not wait in a buffer when
-  /// standard output is a pipe).
+  /// Writes to standard output at once (the run's reports go through an `OutputBuffer`,
+  /// which calls this whenever the command is about to wait).
   static func writeOutput(_ text: String) {
     try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
   }

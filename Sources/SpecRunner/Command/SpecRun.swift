@@ -12,6 +12,8 @@ struct SpecRun {
   /// Standard output and standard error.
   var output: (String) -> Void
   var errorOutput: (String) -> Void
+  /// Writes out what `output` holds back (called whenever the run is about to wait).
+  var flushOutput: () -> Void = {}
 
   // MARK: - Planning
 
@@ -65,7 +67,8 @@ struct SpecRun {
     var position = 0
     let selection = settings.selection
     let interrupt = InterruptPipe()
-    let ending = WorkerPool(worker).run(files: files, interrupt: interrupt) { index, file, output in
+    let ending = WorkerPool(worker).run(files: files, interrupt: interrupt, beforeWaiting: flushOutput) {
+      index, file, output in
       loaded[index] = file
       if !output.isEmpty { errorOutput(Self.forwardedOutput(reading: file.file, output)) }
       guard file.errors.isEmpty else {

@@ -94,6 +94,7 @@ final class WorkerPool {
   /// Reads `files` and runs the scenarios that `planned` selects from each.
   ///
   /// - Parameters:
+  ///   - beforeWaiting: Called each time the pool is about to wait for its workers.
   ///   - planned: Called once per file read, in the order of `files`, with what the worker
   ///     wrote to standard error while it read it; returns the file's scenarios to run, in
   ///     order. The results' indices count these across all files.
@@ -101,7 +102,7 @@ final class WorkerPool {
   ///     worker wrote to standard error while it ran.
   /// - Returns: How the run ended. Files not read by then were never passed to `planned`.
   func run(
-    files: [String], interrupt: InterruptPipe?,
+    files: [String], interrupt: InterruptPipe?, beforeWaiting: () -> Void = {},
     planned: @escaping (_ file: Int, _ loaded: LoadedFile, _ errorOutput: [UInt8]) -> [PlannedScenario],
     onResult: @escaping (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void
   ) -> Ending {
@@ -124,6 +125,7 @@ final class WorkerPool {
           fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
         }
       }
+      beforeWaiting()
       _ = poll(&fds, nfds_t(fds.count), pollTimeout())
       let readable = Set(fds.filter { $0.revents != 0 }.map(\.fd))
 
