@@ -21,9 +21,12 @@ let package = Package(
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
     .target(name: "LibYAMLScan", dependencies: ["CLibYAML"]),
+    // The seeded generator of the generated corpora.
+    .target(name: "BenchmarkSupport"),
     .executableTarget(
       name: "yaml-benchmark",
       dependencies: [
+        "BenchmarkSupport",
         "CLibYAML",
         "LibYAMLScan",
         .product(name: "SpecRunner", package: "reducer-spec"),
@@ -31,7 +34,7 @@ let package = Package(
       ]
     ),
     // The `reducer-spec` command end to end on a generated corpus, against libyaml's scan.
-    .executableTarget(name: "runner-benchmark", dependencies: ["LibYAMLScan"]),
+    .executableTarget(name: "runner-benchmark", dependencies: ["BenchmarkSupport", "LibYAMLScan"]),
     // Sends per second through ReducerCore's TestStore.
     .executableTarget(
       name: "teststore-benchmark",

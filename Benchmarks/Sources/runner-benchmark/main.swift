@@ -10,6 +10,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BenchmarkSupport
 import Foundation
 import LibYAMLScan
 
@@ -66,7 +67,7 @@ func fail(_ message: String) -> Never {
 /// look faster than a real suite would. Deterministic.
 func generateCorpus(in directory: String, options: Options) throws -> Int {
   try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  var random = SplitMix64(seed: 0x5EED)
+  var random = SeededGenerator(seed: 0x5EED)
   var total = 0
   for file in 0..<options.files {
     var text = """
@@ -103,24 +104,6 @@ func generateCorpus(in directory: String, options: Options) throws -> Int {
     try text.write(toFile: path, atomically: false, encoding: .utf8)
   }
   return total
-}
-
-/// SplitMix64: the same numbers on every machine, unlike the system's generator.
-struct SplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func next(in range: ClosedRange<Int>) -> Int {
-    range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-  }
 }
 
 // MARK: - Measuring
