@@ -226,6 +226,16 @@ import Testing
         """)
     #expect(run.stderr == "reducer-spec: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run\n")
 
+    // Stopped before the workers read every file: the line says how many were not read.
+    let early = try await PoolFixture.run(
+      ["--jobs", "1", "--fail-fast", "Tests/Fixtures/pool/failfast", "Tests/Fixtures/pool/basic", "Tests/Fixtures/pool/broken"])
+    #expect(early.status == 1)
+    // (One at a time with --fail-fast, a worker has the rest of its file to run, so it is
+    // handed no next file to read before the failure.)
+    #expect(
+      early.stderr
+        == "reducer-spec: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run, and 4 of 5 files were not read\n")
+
     // A run that fails at its last scenario stopped nothing.
     let last = try await PoolFixture.run(["--fail-fast", "Tests/Fixtures/pool/basic/a.yaml", "--filter", "fails"])
     #expect(last.status == 1)
