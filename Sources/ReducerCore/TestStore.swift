@@ -265,20 +265,9 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: CasePathable {
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
-      matching: { $0[case: casePath] != nil },
-      unexpected: { actual in
-        """
-        Received unexpected action: …
-
-            \(describeAction(actual).indent(by: 4).dropFirst(4))
-
-        (Expected an action in the case of the case key path.)
-        """
-      },
-      expectedDescription: "an action in the case of the case key path",
-      timeout: timeout, expectation: updateStateToExpectedResult.map(StateExpectation.update), at: location)
+      { $0[case: casePath] != nil }, expecting: "an action in the case of the case key path", timeout: timeout,
+      assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// Asserts that the next action an effect sent satisfies a predicate.

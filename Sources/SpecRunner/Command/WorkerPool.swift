@@ -78,6 +78,9 @@ final class WorkerPool {
   /// Scenarios whose worker died before it ran them: they go first, to any worker.
   private var retries: [Int] = []
   private var stopping = false
+  /// The caller's: see `run`.
+  private var planned: (_ file: Int, _ loaded: LoadedFile, _ errorOutput: [UInt8]) -> [PlannedScenario] = { _, _, _ in [] }
+  private var onResult: (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void = { _, _, _ in }
 
   private struct Batch {
     var indices: [Int]
@@ -107,11 +110,12 @@ final class WorkerPool {
     onResult: @escaping (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void
   ) -> Ending {
     self.files = files
-    var handlers = Handlers(planned: planned, onResult: onResult)
+    self.planned = planned
+    self.onResult = onResult
     defer { shutDown() }
     while true {
       removeEndedWorkers()
-      dispatch(&handlers)
+      dispatch()
       if slots.allSatisfy({ $0.tasks.isEmpty }) {
         if isFinished { return .completed }
         if stopping { return .stoppedAfterFailure }
@@ -148,15 +152,15 @@ final class WorkerPool {
                 drainErrors(slot)
                 guard case .read(let index) = slot.tasks.removeFirst().kind else { break }
                 startNext(slot)
-                fileRead(index, file, output: slot.takeScenarioOutput(), by: slot, &handlers)
+                fileRead(index, file, output: slot.takeScenarioOutput(), by: slot)
               case .finished(let result):
                 drainErrors(slot)
                 slot.tasks.removeFirst()
                 startNext(slot)
-                report(task, result, output: slot.takeScenarioOutput(), &handlers)
+                report(task, result, output: slot.takeScenarioOutput())
               case .broken(let message):
                 slot.process.forceKill()
-                fail(slot, message, &handlers)
+                fail(slot, message)
               }
             }
           }
@@ -170,7 +174,7 @@ final class WorkerPool {
           case .signaled(let signal): what = "the worker crashed with signal \(SignalName.describe(signal))"
           case .exited(let status): what = "the worker exited with status \(status)"
           }
-          fail(slot, "\(what) \(whereStuck(slot.tasks[0], of: slot))", &handlers)
+          fail(slot, "\(what) \(whereStuck(slot.tasks[0], of: slot))")
         }
       }
       // Deadlines.
@@ -185,15 +189,9 @@ final class WorkerPool {
         case .read: message = "reading the file timed out after \(limit)"
         case .run: message = "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
         }
-        fail(slot, message, &handlers)
+        fail(slot, message)
       }
     }
-  }
-
-  /// The callers' closures, for the helpers of `run` (they do not escape).
-  private struct Handlers {
-    var planned: (Int, LoadedFile, [UInt8]) -> [PlannedScenario]
-    var onResult: (Int, ScenarioResult, [UInt8]) -> Void
   }
 
   /// Every file was read and selected from, and every scenario selected was answered.
@@ -208,13 +206,13 @@ final class WorkerPool {
 
   /// Sends each worker what it should do next, and starts workers while there is work that
   /// the running ones will not take.
-  private func dispatch(_ handlers: inout Handlers) {
+  private func dispatch() {
     guard !stopping else { return }
     while slots.count < configuration.jobs, hasWorkForANewWorker {
       do {
         slots.append(try spawn())
       } catch {
-        failToStart(error, &handlers)
+        failToStart(error)
         if stopping { return }
       }
     }
@@ -271,15 +269,15 @@ final class WorkerPool {
   }
 
   /// A worker could not be started: the next thing it would have done fails.
-  private func failToStart(_ error: WorkerProcess.SpawnError, _ handlers: inout Handlers) {
+  private func failToStart(_ error: WorkerProcess.SpawnError) {
     let message = "could not start a worker: \(error)"
     if let file = takeFile() {
-      fileRead(file, unreadable(files[file], message), output: [], by: nil, &handlers)
+      fileRead(file, unreadable(files[file], message), output: [], by: nil)
     } else if !retries.isEmpty || !ready.isEmpty {
       let index = retries.isEmpty ? ready[0].indices.removeFirst() : retries.removeFirst()
       if ready.first?.indices.isEmpty == true { ready.removeFirst() }
       let result = errorResult(scenarios[index], message: message, duration: 0)
-      report(index: index, result, output: [], &handlers)
+      report(index: index, result, output: [])
     }
   }
 
@@ -288,11 +286,11 @@ final class WorkerPool {
   /// The file at `index` of the run's files was read: selects from it and every file after
   /// it that waited for it (selection goes in file order).
   private func fileRead(
-    _ index: Int, _ file: LoadedFile, output: [UInt8], by reader: Slot?, _ handlers: inout Handlers
+    _ index: Int, _ file: LoadedFile, output: [UInt8], by reader: Slot?
   ) {
     arrived[index] = (file, output, reader)
     while let next = arrived.removeValue(forKey: selectedFiles) {
-      let selected = handlers.planned(selectedFiles, next.file, next.output)
+      let selected = planned(selectedFiles, next.file, next.output)
       selectedFiles += 1
       guard !selected.isEmpty else { continue }
       let first = scenarios.count
@@ -309,16 +307,16 @@ final class WorkerPool {
     }
   }
 
-  private func report(_ task: Slot.Task, _ result: ScenarioResult, output: [UInt8], _ handlers: inout Handlers) {
+  private func report(_ task: Slot.Task, _ result: ScenarioResult, output: [UInt8]) {
     guard case .run(let index) = task.kind else { return }
-    report(index: index, result, output: output, &handlers)
+    report(index: index, result, output: output)
   }
 
-  private func report(index: Int, _ result: ScenarioResult, output: [UInt8], _ handlers: inout Handlers) {
+  private func report(index: Int, _ result: ScenarioResult, output: [UInt8]) {
     if configuration.stopAfterFailure, result.outcome == .failed || result.outcome == .error {
       stopping = true
     }
-    handlers.onResult(index, result, output)
+    onResult(index, result, output)
   }
 
   /// The request after the one that ended starts now.
@@ -329,7 +327,7 @@ final class WorkerPool {
   /// The slot's worker is dead or broken: its current request fails with `message` (and
   /// the tail of its standard error), and the rest of what it was sent goes to other
   /// workers.
-  private func fail(_ slot: Slot, _ message: String, _ handlers: inout Handlers) {
+  private func fail(_ slot: Slot, _ message: String) {
     slot.isDead = true
     drainErrors(slot)
     let output = slot.takeAllOutput()
@@ -348,10 +346,10 @@ final class WorkerPool {
     let text = message + Self.quote(output)
     switch task.kind {
     case .read(let file):
-      fileRead(file, unreadable(files[file], text), output: output, by: nil, &handlers)
+      fileRead(file, unreadable(files[file], text), output: output, by: nil)
     case .run(let index):
       let result = errorResult(scenarios[index], message: text, duration: (clock.now - task.started).inSeconds)
-      report(index: index, result, output: output, &handlers)
+      report(index: index, result, output: output)
     }
   }
 
