@@ -129,6 +129,32 @@ import Testing
     }
   }
 
+  @Test func aDirectoryIsSearchedForYAMLFilesSkippingHiddenOnesAndLinkedDirectories() throws {
+    let tree = try TemporaryDirectory(files: [
+      "real/a.yaml", "specs/b.yml", "specs/deep/er/c.yaml", "specs/notes.txt", "specs/.hidden.yaml",
+      "specs/.git/d.yaml", "specs/dir.yaml/e.yaml", "specs/Z.yaml", "specs/é.yaml",
+    ])
+    let fileManager = FileManager.default
+    try fileManager.createSymbolicLink(atPath: tree.path("specs/link.yaml"), withDestinationPath: "../real/a.yaml")
+    try fileManager.createSymbolicLink(atPath: tree.path("specs/linked"), withDestinationPath: "../real")
+    try fileManager.createSymbolicLink(atPath: tree.path("specs/broken.yaml"), withDestinationPath: "../nowhere.yaml")
+    let specs = tree.path("specs")
+    // Byte order: "Z" before "b", and "é" (0xC3…) after every ASCII name; a linked file
+    // counts, a linked directory and a broken link do not; `dir.yaml` is searched as a
+    // directory.
+    #expect(
+      try SpecPaths.expand([specs]) == [
+        "\(specs)/Z.yaml", "\(specs)/b.yml", "\(specs)/deep/er/c.yaml", "\(specs)/dir.yaml/e.yaml",
+        "\(specs)/link.yaml", "\(specs)/é.yaml",
+      ])
+    #expect(try SpecPaths.expand([specs + "/"]) == SpecPaths.expand([specs]))
+    // A file named on the command line is taken whatever its name; each file once.
+    #expect(
+      try SpecPaths.expand([tree.path("specs/notes.txt"), specs + "/b.yml", specs]).first == "\(specs)/Z.yaml")
+    #expect(try SpecPaths.expand([tree.path("specs/notes.txt"), specs]).contains("\(specs)/notes.txt"))
+    #expect(try SpecPaths.expand([specs + "/b.yml", specs]).count(where: { $0.hasSuffix("/b.yml") }) == 1)
+  }
+
   // MARK: - Helpers
 
   private func resolve(

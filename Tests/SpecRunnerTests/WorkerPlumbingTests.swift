@@ -25,7 +25,7 @@ import Testing
       id: ScenarioID(file: "a.yaml", scenario: 0), name: "counts", location: FileLocation(file: "a.yaml", line: 3, column: 5),
       tags: ["smoke"])
     let plan = WorkerMessage.plan(LoadedFile(file: "a.yaml", feature: "Counter", scenarios: [planned], errors: []))
-    #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(encoder.encode(plan))) == plan)
+    #expect(LoadedFile(compactLine: Array(encoder.encode(plan).dropLast())).map(WorkerMessage.plan) == plan)
     let result = ScenarioResult(
       id: ScenarioID(file: "a.yaml", scenario: 0), name: "two\nlines", location: FileLocation(file: "a.yaml", line: 3, column: 5),
       tags: [], outcome: .failed, duration: 0.25,
@@ -33,6 +33,87 @@ import Testing
     let line = encoder.encode(WorkerMessage.result(result))
     #expect(line.filter { $0 == UInt8(ascii: "\n") }.count == 1)
     #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line)) == .result(result))
+  }
+
+  @Test func aFilesPlanGoesAsACompactLineThatReadsBackTheSame() throws {
+    let file = #"specs/a "b"\c.yaml"#
+    func scenario(_ index: Int, row: Int? = nil, _ name: String, tags: [String]) -> PlannedScenario {
+      PlannedScenario(
+        id: ScenarioID(file: file, scenario: index, row: row), name: name,
+        location: FileLocation(file: file, line: 3 + index, column: 5), tags: tags)
+    }
+    let plan = LoadedFile(
+      file: file, feature: "Counter",
+      scenarios: [
+        scenario(0, "counts", tags: ["smoke", "slow"]),
+        scenario(1, row: 0, "two\nlines\tand a \u{1} and \"quotes\" / é 🎉", tags: []),
+        scenario(1, row: 12, "", tags: [""]),
+      ], errors: [])
+    let line = LineEncoder().encode(WorkerMessage.plan(plan))
+    #expect(
+      String(decoding: line, as: UTF8.self)
+        == #"{"planned":["specs/a \"b\"\\c.yaml","Counter",[[0,null,3,5,"counts",["smoke","slow"]],"#
+        + #"[1,0,4,5,"two\nlines\tand a \u0001 and \"quotes\" / é 🎉",[]],[1,12,4,5,"",[""]]]]}"# + "\n")
+    #expect(LoadedFile(compactLine: Array(line.dropLast())) == plan)
+    // Standard JSON: any decoder reads it.
+    let json = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+    #expect(((json?["planned"] as? [Any])?[0] as? String) == file)
+
+    var noFeature = plan
+    noFeature.feature = nil
+    #expect(noFeature.compactLine.flatMap(LoadedFile.init(compactLine:)) == noFeature)
+    let empty = LoadedFile(file: "a.yaml", feature: "Counter", scenarios: [], errors: [])
+    #expect(String(decoding: empty.compactLine ?? [], as: UTF8.self) == #"{"planned":["a.yaml","Counter",[]]}"#)
+    #expect(empty.compactLine.flatMap(LoadedFile.init(compactLine:)) == empty)
+  }
+
+  @Test func aPlanTheCompactLineCannotHoldGoesInFull() throws {
+    let encoder = LineEncoder()
+    let error = SpecFileError(file: "a.yaml", location: FileLocation(file: "a.yaml", line: 1, column: 1), message: "no")
+    let broken = LoadedFile(file: "a.yaml", feature: nil, scenarios: [], errors: [error])
+    #expect(broken.compactLine == nil)
+    #expect(String(decoding: encoder.encode(WorkerMessage.plan(broken)), as: UTF8.self).hasPrefix(#"{"plan":{"#))
+    let elsewhere = LoadedFile(
+      file: "a.yaml", feature: "Counter",
+      scenarios: [
+        PlannedScenario(
+          id: ScenarioID(file: "a.yaml", scenario: 0), name: "x", location: FileLocation(file: "b.yaml", line: 1, column: 1),
+          tags: [])
+      ], errors: [])
+    #expect(elsewhere.compactLine == nil)
+    #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(encoder.encode(WorkerMessage.plan(elsewhere)))).plan == elsewhere)
+  }
+
+  @Test func aMalformedCompactPlanIsNotRead() {
+    let good = #"{"planned":["a.yaml","Counter",[[0,null,3,5,"x",["t"]]]]}"#
+    #expect(LoadedFile(compactLine: Array(good.utf8)) != nil)
+    for bad in [
+      String(good.dropLast()), good + " ", good.replacingOccurrences(of: "null", with: "nul"),
+      good.replacingOccurrences(of: "3,5", with: "3,"), good.replacingOccurrences(of: "\"x\"", with: "\"x\\q\""),
+      good.replacingOccurrences(of: "\"x\"", with: "\"x\\u12\""),
+      good.replacingOccurrences(of: "\"x\"", with: "\"\\ud800\""),
+      good.replacingOccurrences(of: "3,5", with: "99999999999999999999,5"),
+      good.replacingOccurrences(of: "\"x\"", with: "\"x\ny\""), #"{"plan":{}}"#, "",
+    ] {
+      #expect(LoadedFile(compactLine: Array(bad.utf8)) == nil, "\(bad)")
+    }
+    let escaped = #"{"planned":["a.yaml",null,[[0,null,1,1,"\u00e9\ud83c\udf89\/\b\f\r",[]]]]}"#
+    #expect(LoadedFile(compactLine: Array(escaped.utf8))?.scenarios.first?.name == "é🎉/\u{8}\u{C}\r")
+  }
+
+  @Test func requestsAreWrittenAsJSONEncoderWouldWriteThem() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let ids = [ScenarioID(file: #"specs/"quoted"\é.yaml"#, scenario: 2, row: 1), ScenarioID(file: "a\tb.yaml", scenario: 0)]
+    for request in [
+      WorkerRequest.run(ids, timeout: 10), .run(ids, timeout: 0.25), .run([], timeout: 1e-5), .plan("specs/counter.yaml"),
+      .plan(#"a "b"\c"#),
+    ] {
+      let line = try #require(request.compactLine)
+      #expect(String(decoding: line, as: UTF8.self) == String(decoding: try encoder.encode(request), as: UTF8.self))
+      #expect(try JSONDecoder().decode(WorkerRequest.self, from: Data(line)) == request)
+    }
+    #expect(WorkerRequest.run(ids, timeout: .infinity).compactLine == nil)
   }
 
   @Test func aPlainPassIsOneShortLine() throws {

@@ -31,30 +31,49 @@ enum SpecPaths {
         continue
       }
       let prefix = path.hasSuffix("/") ? path : path + "/"
-      for relative in specFiles(under: path, fileManager: fileManager) {
+      for relative in specFiles(under: path) {
         files.insert(prefix + relative)
       }
     }
-    return files.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    // Byte order, compared as bytes (String's own comparison is by Unicode rules).
+    return files.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }.map { String(decoding: $0, as: UTF8.self) }
   }
 
-  /// The `*.yaml` and `*.yml` files under `directory`, as paths relative to it.
-  private static func specFiles(under directory: String, fileManager: FileManager) -> [String] {
-    guard let enumerator = fileManager.enumerator(atPath: directory) else { return [] }
+  /// The `*.yaml` and `*.yml` files under `directory`, as paths relative to it. Symbolic
+  /// links count as what they point to, except that a link to a directory is not followed
+  /// (so that a link cycle cannot loop). Read with `readdir`: FileManager's enumerator
+  /// spent some 60,000 instructions on each file.
+  private static func specFiles(under directory: String) -> [String] {
     var found: [String] = []
-    while let relative = enumerator.nextObject() as? String {
-      let name = (relative as NSString).lastPathComponent
-      if name.hasPrefix(".") {
-        enumerator.skipDescendants()
+    collect(directory, relative: "", into: &found)
+    return found
+  }
+
+  private static func collect(_ directory: String, relative: String, into found: inout [String]) {
+    guard let stream = opendir(directory) else { return }
+    defer { closedir(stream) }
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name.hasPrefix(".") { continue }  // `.`, `..` and hidden files and directories
+      let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+      let inside = relative.isEmpty ? name : relative + "/" + name
+      var kind = Int32(entry.pointee.d_type)
+      if kind == Int32(DT_UNKNOWN) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { continue }
+        kind = status.st_mode & S_IFMT == S_IFDIR ? Int32(DT_DIR) : status.st_mode & S_IFMT == S_IFLNK ? Int32(DT_LNK) : Int32(DT_REG)
+      }
+      if kind == Int32(DT_DIR) {
+        collect(path, relative: inside, into: &found)
         continue
       }
       guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else { continue }
-      var isDirectory: ObjCBool = false
-      let full = (directory as NSString).appendingPathComponent(relative)
-      if fileManager.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
-        found.append(relative)
+      var status = stat()
+      if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {  // follows a link
+        found.append(inside)
       }
     }
-    return found
   }
 }

@@ -384,6 +384,12 @@ final class WorkerPool {
     if case .run(let index) = task.kind, let duration = WorkerMessage.passedDuration(line) {
       return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration))
     }
+    if case .read(let file) = task.kind, let loaded = LoadedFile(compactLine: line) {
+      guard loaded.file == files[file] else {
+        return .broken("the worker did not answer with the scenarios of \(files[file])")
+      }
+      return .read(loaded)
+    }
     guard let message = try? decoder.decode(WorkerMessage.self, from: Data(line)) else {
       let text = String(decoding: line.prefix(200), as: UTF8.self)
       return .broken("the worker broke the protocol with the line '\(text)' \(whereStuck(task, of: slot))")

@@ -10,6 +10,7 @@ import Foundation
 //   worker → command (the worker's standard output; whatever else the worker prints goes
 //   to its standard error):
 //     {"plan":{…a LoadedFile…}}                                       the file's scenarios, or its errors
+//     {"planned":[…]}                                                 or the same, short (CompactJSON.swift)
 //     {"step":{"file":"specs/counter.yaml","line":14,"column":9}}    as a step starts (see below)
 //     {"result":{…a ScenarioResult…}}                                 when the scenario ends
 //     {"passed":0.0012}                                               or: it passed in that many
@@ -96,10 +97,20 @@ final class LineEncoder {
     if let duration = message.passed, duration.isFinite {
       return Array("{\"passed\":\(duration)}\n".utf8)
     }
+    if var line = message.plan?.compactLine {
+      line.append(UInt8(ascii: "\n"))
+      return line
+    }
     return encode(message as any Encodable)
   }
 
-  func encode(_ request: WorkerRequest) -> [UInt8] { encode(request as any Encodable) }
+  func encode(_ request: WorkerRequest) -> [UInt8] {
+    if var line = request.compactLine {
+      line.append(UInt8(ascii: "\n"))
+      return line
+    }
+    return encode(request as any Encodable)
+  }
 
   private func encode(_ message: any Encodable) -> [UInt8] {
     // Encoding these types cannot fail but for a non-finite duration; fall back to zero.

@@ -122,7 +122,10 @@ public final class ConsoleReporter: RunReporter {
 
   /// A name or reason on one line: line breaks become spaces.
   private static func oneLine(_ text: String) -> String {
-    text.lines.joined(separator: " ")
+    // Most names have no line break: no byte of one (\n, \r, VT, FF) nor the first byte of
+    // U+0085, U+2028 or U+2029.
+    guard text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+    return text.lines.joined(separator: " ")
   }
 }
 

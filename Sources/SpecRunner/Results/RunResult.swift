@@ -169,10 +169,15 @@ public struct RunResult: Sendable, Hashable, Codable {
   public var scenarios: [ScenarioResult] { suites.flatMap(\.scenarios) }
   public var fileErrors: [SpecFileError] { suites.flatMap(\.errors) }
 
-  public var passed: Int { scenarios.count { $0.outcome == .passed } }
+  public var passed: Int { count { $0 == .passed } }
   /// Scenarios that failed or could not finish.
-  public var failed: Int { scenarios.count { $0.outcome == .failed || $0.outcome == .error } }
-  public var skipped: Int { scenarios.count { $0.outcome == .skipped } }
+  public var failed: Int { count { $0 == .failed || $0 == .error } }
+  public var skipped: Int { count { $0 == .skipped } }
+
+  /// Counts in place, without gathering the scenarios into one array first.
+  private func count(_ isCounted: (ScenarioResult.Outcome) -> Bool) -> Int {
+    suites.reduce(0) { total, suite in total + suite.scenarios.count { isCounted($0.outcome) } }
+  }
 
   /// 0 when every scenario passed or was skipped and every file could run; 1 otherwise.
   public var exitStatus: Int32 { failed == 0 && fileErrors.isEmpty && !wasInterrupted ? 0 : 1 }
