@@ -35,6 +35,16 @@ import Testing
     #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line)) == .result(result))
   }
 
+  @Test func sendingToAWorkerThatEndedFailsWithoutEndingTheCommand() throws {
+    // Without care, the write raises SIGPIPE, whose default action ends this process.
+    let process = try WorkerProcess.spawn(executable: "/bin/sh", arguments: ["-c", "exit 0"], environment: [:])
+    #expect(process.wait() == .exited(0))
+    #expect(!process.send(Array("{\"plan\":\"a.yaml\"}\n".utf8)))
+    var pending = sigset_t()
+    sigpending(&pending)
+    #expect(sigismember(&pending, SIGPIPE) == 0)
+  }
+
   @Test func aFilesPlanGoesAsACompactLineThatReadsBackTheSame() throws {
     let file = #"specs/a "b"\c.yaml"#
     func scenario(_ index: Int, row: Int? = nil, _ name: String, tags: [String]) -> PlannedScenario {

@@ -231,7 +231,11 @@ final class WorkerPool {
       {
         append(.read(file: file), .plan(files[file]))
       }
-      if !slot.tasks.contains(where: { !$0.isRead }), let batch = takeBatch(for: slot) {
+      // The next batch goes while the worker still has some of the last one to run, so that
+      // it never waits for the command between batches; with --fail-fast, only once the
+      // last one ended.
+      let lowWater = configuration.stopAfterFailure ? 0 : Self.maxBatch / 2
+      if slot.tasks.count(where: { !$0.isRead }) <= lowWater, let batch = takeBatch(for: slot) {
         for index in batch {
           slot.sent &+= 1
           slot.tasks.append(Slot.Task(kind: .run(index: index), started: now, sequence: slot.sent))

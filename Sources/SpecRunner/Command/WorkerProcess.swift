@@ -138,9 +138,26 @@ final class WorkerProcess {
   // MARK: - Talking to it
 
   /// Writes `bytes` to the worker's standard input; `false` when the worker is gone.
+  ///
+  /// Writing to a worker that died raises `SIGPIPE`, which would end the command: the
+  /// signal is blocked for the write, and the one the write raised is taken.
   func send(_ bytes: [UInt8]) -> Bool {
     guard input >= 0 else { return false }
-    return bytes.withUnsafeBytes { writeAll(input, $0) }
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    var pending = sigset_t()
+    sigpending(&pending)
+    let wasPending = sigismember(&pending, SIGPIPE) == 1
+    let sent = bytes.withUnsafeBytes { writeAll(input, $0) }
+    if !sent, errno == EPIPE, !wasPending {
+      var now = timespec()
+      _ = sigtimedwait(&pipeSignal, nil, &now)
+    }
+    return sent
   }
 
   /// Reads what is available from one of the worker's output pipes into `buffer`: the
