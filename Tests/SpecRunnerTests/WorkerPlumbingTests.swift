@@ -122,6 +122,13 @@ import Testing
       let line = try #require(request.compactLine)
       #expect(String(decoding: line, as: UTF8.self) == String(decoding: try encoder.encode(request), as: UTF8.self))
       #expect(try JSONDecoder().decode(WorkerRequest.self, from: Data(line)) == request)
+      #expect(WorkerRequest(compactLine: line) == request)
+    }
+    for other in [
+      #"{"plan":"a.yaml","run":[]}"#, #"{"run":[],"timeout":}"#, #"{"run":[{"file":"a","scenario":1}]}"#,
+      #"{"timeout":1,"run":[]}"#, #"{"run":[{"scenario":1,"file":"a"}],"timeout":1}"#, #"{"plan":"a.yaml"} "#,
+    ] {
+      #expect(WorkerRequest(compactLine: Array(other.utf8)) == nil, "\(other)")
     }
     #expect(WorkerRequest.run(ids, timeout: .infinity).compactLine == nil)
   }

@@ -117,6 +117,17 @@ struct JSONCursor {
     return bytes[start] == UInt8(ascii: "-") ? -value : value
   }
 
+  /// A JSON number, as a `Double`.
+  mutating func number() -> Double? {
+    let start = position
+    while position < bytes.count, "0123456789+-.eE".utf8.contains(bytes[position]) { position += 1 }
+    guard position > start, let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else {
+      position = start
+      return nil
+    }
+    return value
+  }
+
   /// A string, or `null` as `.some(nil)`.
   mutating func optionalString() -> String?? {
     if take("null") { return .some(nil) }
@@ -294,5 +305,33 @@ extension WorkerRequest {
     guard writer.number(timeout) != nil else { return nil }
     writer.raw("}")
     return writer.bytes
+  }
+
+  /// Reads what ``compactLine`` writes (JSONEncoder's form of a request, keys in order);
+  /// `nil` for any other line.
+  init?(compactLine line: [UInt8]) {
+    var cursor = JSONCursor(line)
+    if cursor.take(#"{"plan":"#) {
+      guard let file = cursor.string(), cursor.take("}"), cursor.isAtEnd else { return nil }
+      self = .plan(file)
+      return
+    }
+    guard cursor.take(#"{"run":"#) else { return nil }
+    var ids: [ScenarioID] = []
+    let read = cursor.list { cursor in
+      guard cursor.take(#"{"file":"#), let file = cursor.string() else { return false }
+      var row: Int?
+      if cursor.take(#","row":"#) {
+        guard let value = cursor.int() else { return false }
+        row = value
+      }
+      guard cursor.take(#","scenario":"#), let scenario = cursor.int(), cursor.take("}") else { return false }
+      ids.append(ScenarioID(file: file, scenario: scenario, row: row))
+      return true
+    }
+    guard read, cursor.take(#","timeout":"#), let timeout = cursor.number(), cursor.take("}"), cursor.isAtEnd else {
+      return nil
+    }
+    self = .run(ids, timeout: timeout)
   }
 }

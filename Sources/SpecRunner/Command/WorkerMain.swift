@@ -41,7 +41,9 @@ enum WorkerMain {
       if count < 0, errno == EINTR { continue }
       guard count > 0 else { return 0 }
       for line in lines.append(buffer[..<count]) {
-        guard let request = try? decoder.decode(WorkerRequest.self, from: Data(line)) else {
+        guard
+          let request = WorkerRequest(compactLine: line) ?? (try? decoder.decode(WorkerRequest.self, from: Data(line)))
+        else {
           fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
           return 2
         }
