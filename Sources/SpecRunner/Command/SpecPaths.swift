@@ -70,6 +70,10 @@ enum SpecPaths {
         continue
       }
       guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else { continue }
+      if kind == Int32(DT_REG) {
+        found.append(inside)
+        continue
+      }
       var status = stat()
       if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {  // follows a link
         found.append(inside)

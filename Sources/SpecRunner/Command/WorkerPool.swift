@@ -130,6 +130,7 @@ final class WorkerPool {
         }
       }
       beforeWaiting()
+      napWhileWorkersAreBusy()
       _ = poll(&fds, nfds_t(fds.count), pollTimeout())
       let readable = Set(fds.filter { $0.revents != 0 }.map(\.fd))
 
@@ -138,23 +139,25 @@ final class WorkerPool {
         return .interrupted(signal: signal)
       }
       for slot in slots {
-        if readable.contains(slot.process.errors) { drainErrors(slot) }
-        if readable.contains(slot.process.output) {
+        let hasOutput = readable.contains(slot.process.output)
+        let output = hasOutput ? read(slot, .output) : []
+        // After the output: a worker writes an answer's end marker to standard error
+        // before the answer, so the markers of every answer just read are there now.
+        if hasOutput || readable.contains(slot.process.errors) { drainErrors(slot) }
+        if hasOutput {
           if slot.tasks.isEmpty {
             // An idle worker that ends: drop it; a new one starts when needed.
-            if read(slot, .output) == nil { slot.isDead = true }
-          } else if let bytes = read(slot, .output) {
+            if output == nil { slot.isDead = true }
+          } else if let bytes = output {
             for line in slot.lines.append(bytes) {
               guard let task = slot.tasks.first else { break }
               switch handle(line, of: slot, task: task) {
               case .none: break
               case .read(let file):
-                drainErrors(slot)
                 guard case .read(let index) = slot.tasks.removeFirst().kind else { break }
                 startNext(slot)
                 fileRead(index, file, output: slot.takeScenarioOutput(), by: slot)
               case .finished(let result):
-                drainErrors(slot)
                 slot.tasks.removeFirst()
                 startNext(slot)
                 report(task, result, output: slot.takeScenarioOutput())
@@ -469,6 +472,19 @@ final class WorkerPool {
   private func drainErrors(_ slot: Slot) {
     if let bytes = read(slot, .errors) { slot.errorOutput.append(contentsOf: bytes) }
   }
+
+  /// Waits a millisecond before polling when every worker has several requests queued,
+  /// so that the command takes in their answers a few at a time instead of waking up
+  /// for each: a scenario often takes a fraction of a millisecond, and on a small
+  /// machine the command's wake-ups took CPU time from the workers. A worker with little
+  /// left to do is never kept waiting.
+  private func napWhileWorkersAreBusy() {
+    guard !slots.isEmpty, slots.allSatisfy({ !$0.isDead && $0.tasks.count >= Self.napQueue }) else { return }
+    usleep(1000)
+  }
+
+  /// The requests every worker must have queued for the command to nap.
+  private static let napQueue = 4
 
   /// Milliseconds until the nearest deadline, or -1 (no deadline).
   private func pollTimeout() -> Int32 {

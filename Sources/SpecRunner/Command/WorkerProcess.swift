@@ -171,6 +171,8 @@ final class WorkerProcess {
       let count = read(fd, buffer.baseAddress, buffer.count)
       if count > 0 {
         collected.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        // A short read took all there was: no second read just to be told so.
+        if count < buffer.count { return collected }
         continue
       }
       if count < 0, errno == EINTR { continue }
