@@ -51,6 +51,30 @@ public struct EffectOrigin: Sendable, Hashable {
   }
 }
 
+/// One running piece of an effect: a task, and the cancellable pieces it waits for.
+///
+/// It does not depend on the effect's action type, so it is not nested in the generic
+/// ``EffectRuntime``: the stores keep and list pieces after every step, and a type of its
+/// own needs no generic metadata (for the piece, its arrays and dictionaries) each time.
+@MainActor
+final class EffectPiece {
+  let id: Int
+  let origin: EffectOrigin
+  weak var parent: EffectPiece?
+  var children: [EffectPiece] = []
+  var task: Task<Void, Never>?
+  var isCancelled = false
+  var isFinished = false
+  /// Resumed when the piece finishes or is cancelled, whichever comes first.
+  var waiters: [CheckedContinuation<Void, Never>] = []
+
+  init(id: Int, origin: EffectOrigin, parent: EffectPiece?) {
+    self.id = id
+    self.origin = origin
+    self.parent = parent
+  }
+}
+
 /// Runs effects for a store: starts their tasks, tracks which are in flight, cancels them
 /// by identifier, and hands the actions they send to `deliver`.
 ///
@@ -58,25 +82,8 @@ public struct EffectOrigin: Sendable, Hashable {
 /// Swift concurrency puts them (on the main serial executor under a ``TestStore``).
 @MainActor
 final class EffectRuntime<Action> {
-  /// One running piece of an effect: a task, and the cancellable pieces it waits for.
-  @MainActor
-  final class Running {
-    let id: Int
-    let origin: EffectOrigin
-    weak var parent: Running?
-    var children: [Running] = []
-    var task: Task<Void, Never>?
-    var isCancelled = false
-    var isFinished = false
-    /// Resumed when the piece finishes or is cancelled, whichever comes first.
-    var waiters: [CheckedContinuation<Void, Never>] = []
-
-    init(id: Int, origin: EffectOrigin, parent: Running?) {
-      self.id = id
-      self.origin = origin
-      self.parent = parent
-    }
-  }
+  /// One running piece of an effect (``EffectPiece``).
+  typealias Running = EffectPiece
 
   /// Hands an action sent by an effect to the store.
   var deliver: (Action, EffectOrigin) -> Void = { _, _ in }

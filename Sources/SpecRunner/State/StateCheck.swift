@@ -27,11 +27,20 @@
 final class StateCheck<State: Codable & Equatable> {
   private let decoder: YAMLDecoder
   private let encoder = YAMLEncoder()
-  /// The state the last check saw after its action, and its encoding.
-  private var last: (state: State, node: YAMLNode)?
+  /// The encoding of the state the last check saw after its action; `nil` before the first check.
+  private var lastNode: YAMLNode?
+  /// That state, initialized once `lastNode` is set. A pointer rather than an optional state
+  /// (or a tuple): a test of a generic optional or tuple asks for its type's metadata, at
+  /// every step.
+  private nonisolated(unsafe) let lastState = UnsafeMutablePointer<State>.allocate(capacity: 1)
 
   init(decoder: YAMLDecoder) {
     self.decoder = decoder
+  }
+
+  deinit {
+    if lastNode != nil { lastState.deinitialize(count: 1) }
+    lastState.deallocate()
   }
 
   /// The state expected after a step that starts from `start` and makes `assignments`,
@@ -43,7 +52,12 @@ final class StateCheck<State: Codable & Equatable> {
     let startNode = try node(of: start)
     let assigned = try StateAssignment.apply(assignments, to: startNode)
     let actualNode = Self.isSameValue(start, actual) ? startNode : try encoder.encode(actual)
-    last = (actual, actualNode)
+    if lastNode == nil {
+      lastState.initialize(to: actual)
+    } else {
+      lastState.pointee = actual
+    }
+    lastNode = actualNode
     // `actual == actual` keeps a state that is not equal to itself (a NaN) on the plain
     // way, where TestStore reports it as TCA's does.
     if assigned.hasSameContent(as: actualNode), actual == actual { return actual }
@@ -51,18 +65,20 @@ final class StateCheck<State: Codable & Equatable> {
   }
 
   private func node(of state: State) throws -> YAMLNode {
-    if let last, Self.isSameValue(last.state, state) { return last.node }
+    if let lastNode, Self.isSameValue(UnsafePointer(lastState), state) { return lastNode }
     return try encoder.encode(state)
   }
 
   /// Whether two states are the same value: the same bytes (for a state that holds arrays
   /// or strings, the same storage, which a value never changes in place).
   private static func isSameValue(_ a: State, _ b: State) -> Bool {
-    withUnsafeBytes(of: a) { left in
-      withUnsafeBytes(of: b) { right in
-        left.count == right.count && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
-      }
-    }
+    withUnsafePointer(to: a) { isSameValue($0, b) }
+  }
+
+  private static func isSameValue(_ a: UnsafePointer<State>, _ b: State) -> Bool {
+    let size = MemoryLayout<State>.size
+    if size == 0 { return true }
+    return withUnsafePointer(to: b) { memcmp(a, $0, size) == 0 }
   }
 }
 
