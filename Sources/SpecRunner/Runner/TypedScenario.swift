@@ -27,7 +27,11 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   let feature: Feature
   let initialState: State
   let reducer: @Sendable () -> R
-  let steps: [(spec: StepSpec, step: Step)]
+  /// The steps, bound, in order; `stepSpecs` holds the spec of each. Two arrays rather than
+  /// one of `(StepSpec, Step)` pairs: a pair of a generic type is a tuple whose metadata each
+  /// step would ask for, and a copy of it would copy the spec too.
+  let steps: [Step]
+  let stepSpecs: [StepSpec]
   /// The scenario's stubs: the file's, with the scenario's over them, key by key.
   let stubEntries: [StubEntry]
   let usesImmediateClock: Bool
@@ -35,13 +39,14 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
 
   private init(
     scenario: ScenarioSpec, feature: Feature, initialState: State, reducer: @escaping @Sendable () -> R,
-    steps: [(spec: StepSpec, step: Step)], stubEntries: [StubEntry], usesImmediateClock: Bool, decoder: YAMLDecoder
+    steps: [Step], stepSpecs: [StepSpec], stubEntries: [StubEntry], usesImmediateClock: Bool, decoder: YAMLDecoder
   ) {
     self.scenario = scenario
     self.feature = feature
     self.initialState = initialState
     self.reducer = reducer
     self.steps = steps
+    self.stepSpecs = stepSpecs
     self.stubEntries = stubEntries
     self.usesImmediateClock = usesImmediateClock
     self.decoder = decoder
@@ -96,8 +101,10 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       }
     }
 
-    var steps: [(spec: StepSpec, step: Step)] = []
+    var steps: [Step] = []
+    var stepSpecs: [StepSpec] = []
     steps.reserveCapacity(scenario.steps.count)
+    stepSpecs.reserveCapacity(scenario.steps.count)
     let caseNames = CodingKeyProbe.keys(of: Action.self)
     for spec in scenario.steps {
       let assignments = spec.state.flatMap { node in attempt { try memo.assignments(node) } }
@@ -152,12 +159,15 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       case .finish:
         step = .finish(timeout: spec.timeout)
       }
-      if let step { steps.append((spec, step)) }
+      if let step {
+        steps.append(step)
+        stepSpecs.append(spec)
+      }
     }
     guard errors.isEmpty else { return .errors(errors) }
     return .program(
       TypedScenario(
-        scenario: scenario, feature: feature, initialState: state, reducer: reducer, steps: steps,
+        scenario: scenario, feature: feature, initialState: state, reducer: reducer, steps: steps, stepSpecs: stepSpecs,
         stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, usesImmediateClock: usesImmediateClock,
         decoder: decoder))
   }
@@ -239,13 +249,13 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       }
     }
 
-    for (spec, step) in steps {
-      let at = spec.location
+    for index in steps.indices {
+      let at = stepSpecs[index].location
       collector.currentStep = at
       onStep(at)
       let line = UInt(at.line)
       let column = UInt(at.column)
-      switch step {
+      switch steps[index] {
       case .send(let action, let state):
         await store.send(
           action, expectation: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)

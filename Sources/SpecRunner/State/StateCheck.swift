@@ -71,11 +71,14 @@ final class StateCheck<State: Codable & Equatable> {
 
   /// Whether two states are the same value: the same bytes (for a state that holds arrays
   /// or strings, the same storage, which a value never changes in place).
-  private static func isSameValue(_ a: State, _ b: State) -> Bool {
+  ///
+  /// `nonisolated`: its closures would otherwise check, on every call, that they run on the
+  /// main actor.
+  private nonisolated static func isSameValue(_ a: State, _ b: State) -> Bool {
     withUnsafePointer(to: a) { isSameValue($0, b) }
   }
 
-  private static func isSameValue(_ a: UnsafePointer<State>, _ b: State) -> Bool {
+  private nonisolated static func isSameValue(_ a: UnsafePointer<State>, _ b: State) -> Bool {
     let size = MemoryLayout<State>.size
     if size == 0 { return true }
     return withUnsafePointer(to: b) { memcmp(a, $0, size) == 0 }
@@ -86,19 +89,53 @@ extension YAMLNode {
   /// Whether two nodes decode alike: the same scalars with the same styles, the same tags,
   /// the same keys in the same order, whatever their places in a file.
   func hasSameContent(as other: YAMLNode) -> Bool {
-    guard tag == other.tag else { return false }
-    switch (content, other.content) {
-    case (.scalar(let a), .scalar(let b)):
-      return a == b
-    case (.sequence(let a), .sequence(let b)):
-      return a.count == b.count && zip(a, b).allSatisfy { $0.hasSameContent(as: $1) }
-    case (.mapping(let a), .mapping(let b)):
-      return a.entries.count == b.entries.count
-        && zip(a.entries, b.entries).allSatisfy {
-          $0.key.hasSameContent(as: $1.key) && $0.value.hasSameContent(as: $1.value)
-        }
-    default:
-      return false
+    withUnsafePointer(to: self) { node in
+      withUnsafePointer(to: other) { other in Self.haveSameContent(node, other) }
     }
+  }
+
+  /// The same, on nodes where they are: reading a node through a pointer copies no node,
+  /// where a call on an element of an array copies it (and destroys the copy) first.
+  private static func haveSameContent(_ a: UnsafePointer<YAMLNode>, _ b: UnsafePointer<YAMLNode>) -> Bool {
+    guard a.pointee.tag == b.pointee.tag else { return false }
+    switch a.pointee.content {
+    case .scalar(let left):
+      guard case .scalar(let right) = b.pointee.content else { return false }
+      return left == right
+    case .sequence(let left):
+      guard case .sequence(let right) = b.pointee.content, left.count == right.count else { return false }
+      return left.withUnsafeBufferPointer { left in
+        right.withUnsafeBufferPointer { right in
+          for index in left.indices where !haveSameContent(left.baseAddress! + index, right.baseAddress! + index) {
+            return false
+          }
+          return true
+        }
+      }
+    case .mapping(let left):
+      guard case .mapping(let right) = b.pointee.content, left.count == right.count else { return false }
+      return left.entries.withUnsafeBufferPointer { left in
+        right.entries.withUnsafeBufferPointer { right in
+          for index in left.indices {
+            let (a, b) = (left.baseAddress! + index, right.baseAddress! + index)
+            guard haveSameContent(key(of: a), key(of: b)), haveSameContent(value(of: a), value(of: b)) else {
+              return false
+            }
+          }
+          return true
+        }
+      }
+    }
+  }
+
+  private static let keyOffset = MemoryLayout<Mapping.Entry>.offset(of: \.key)!
+  private static let valueOffset = MemoryLayout<Mapping.Entry>.offset(of: \.value)!
+
+  private static func key(of entry: UnsafePointer<Mapping.Entry>) -> UnsafePointer<YAMLNode> {
+    (UnsafeRawPointer(entry) + keyOffset).assumingMemoryBound(to: YAMLNode.self)
+  }
+
+  private static func value(of entry: UnsafePointer<Mapping.Entry>) -> UnsafePointer<YAMLNode> {
+    (UnsafeRawPointer(entry) + valueOffset).assumingMemoryBound(to: YAMLNode.self)
   }
 }
