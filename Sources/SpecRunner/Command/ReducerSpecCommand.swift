@@ -40,6 +40,11 @@ public enum ReducerSpecCommand {
   static func run(
     arguments: [String], environment: [String: String], engine: @MainActor () -> any ScenarioEngine
   ) -> Int32 {
+    if let first = arguments.first, let subcommand = AuthoringSubcommand(rawValue: first) {
+      return runAuthoring(
+        subcommand, arguments: Array(arguments.dropFirst()), environment: environment, engine: engine,
+        output: writeOutput, errorOutput: writeError)
+    }
     let settings: RunSettings
     do {
       settings = try self.settings(arguments: arguments, environment: environment)
