@@ -11,6 +11,9 @@ struct CommandOptions: ParsableCommand {
       Each scenario runs in a worker process, so a reducer that traps fails only its own \
       scenario. Exit status: 0 when every scenario passed or was skipped, 1 when any failed \
       or a file has an error, 64 for a usage error, 130 when interrupted.
+
+      For writing specs: reducer-spec check, features, schema, doc and record \
+      (reducer-spec COMMAND --help).
       """,
     version: ReducerSpecCommand.version
   )

@@ -39,10 +39,19 @@ public final class ConsoleReporter: RunReporter {
   /// - Parameters:
   ///   - color: Whether to colour the output with ANSI escapes.
   ///   - sink: Receives each line, without its line break; standard output by default.
-  public init(color: Bool, sink: @escaping (String) -> Void = StandardOutput.writeLine) {
+  public convenience init(color: Bool, sink: @escaping (String) -> Void = StandardOutput.writeLine) {
+    self.init(color: color, isCheck: false, sink: sink)
+  }
+
+  /// With `isCheck` (`reducer-spec check`), a scenario that checked out prints no line, and
+  /// the last line counts what was checked and its problems instead of outcomes.
+  init(color: Bool, isCheck: Bool, sink: @escaping (String) -> Void) {
     self.sink = sink
     self.style = Style(enabled: color)
+    self.isCheck = isCheck
   }
+
+  private let isCheck: Bool
 
   // MARK: - Events
 
@@ -54,6 +63,7 @@ public final class ConsoleReporter: RunReporter {
   }
 
   public func scenarioFinished(_ result: ScenarioResult) {
+    if isCheck, result.outcome == .passed { return }
     startFile(result.id.file)
     let name = Self.oneLine(result.name)
     let time = "(\(formatSeconds(result.duration))s)"
@@ -81,6 +91,11 @@ public final class ConsoleReporter: RunReporter {
 
   public func runFinished(_ result: RunResult) throws {
     if hasWritten { write("") }
+    if isCheck {
+      let summary = Self.checkSummary(result)
+      write(result.exitStatus == 0 ? style.green(summary) : style.red(summary))
+      return
+    }
     let failedFiles = result.suites.count { !$0.errors.isEmpty }
     if failedFiles > 0 {
       write(style.red("\(counted(failedFiles, "file", "files")) could not run."))
@@ -90,6 +105,16 @@ public final class ConsoleReporter: RunReporter {
     }
     let summary = result.summaryLine
     write(result.exitStatus == 0 ? style.green(summary) : style.red(summary))
+  }
+
+  /// `Checked 8 files, 42 scenarios: no problems.` or `Checked 8 files, 40 scenarios: 3
+  /// problems in 2 files.`
+  static func checkSummary(_ result: RunResult) -> String {
+    let problems = result.fileErrors.count
+    let files = result.suites.count { !$0.errors.isEmpty }
+    let checked = "Checked \(counted(result.suites.count, "file", "files")), \(counted(result.scenarios.count, "scenario", "scenarios"))"
+    guard problems > 0 else { return checked + ": no problems." }
+    return checked + ": \(counted(problems, "problem", "problems")) in \(counted(files, "file", "files"))."
   }
 
   // MARK: - Lines
@@ -157,3 +182,4 @@ extension ConsoleReporter {
     }
   }
 }
+

@@ -87,6 +87,11 @@ public final class SpecEngine: ScenarioEngine {
 
   // MARK: - Loading
 
+  /// Why the scenario is skipped (its `skip:`), if it is; `nil` also for an unknown one.
+  func skipReason(of id: ScenarioID) -> String? {
+    compiled(id.file).scenarios[id]?.spec.skip
+  }
+
   private func compiled(_ path: String) -> Compiled {
     if let index = cache.lastIndex(where: { $0.path == path }) { return cache[index].compiled }
     let compiled = bind(Self.parse(path))

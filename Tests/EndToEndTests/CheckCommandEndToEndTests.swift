@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// `reducer-spec check`, run for real with the fixture features: it reports what a run
+/// would report about each file, runs nothing, and counts what it checked.
+@Suite struct CheckCommandEndToEndTests {
+  static func check(_ arguments: [String], environment: [String: String] = [:]) async throws -> PoolFixture.Run {
+    try await PoolFixture.run(
+      ["check"] + arguments, environment: environment, executable: ReducerSpecEndToEndTests.fixtures)
+  }
+
+  @Test func goodSpecsCheckOutWithoutRunning() async throws {
+    // forever.yaml and misbehaving.yaml would hang and trap if they ran; failing.yaml would fail.
+    let run = try await Self.check(["Tests/Fixtures/specs"])
+    #expect(run.status == 0)
+    #expect(
+      run.stdout == """
+        Tests/Fixtures/specs/passing.yaml
+          - Not written yet (skipped: waiting for the design)
+
+        Checked 5 files, 17 scenarios: no problems.
+
+        """)
+    #expect(run.stderr == "")
+  }
+
+  @Test func everyProblemIsReportedAsARunReportsIt() async throws {
+    let checked = try await Self.check(["Tests/Fixtures/invalid"])
+    let ran = try await ReducerSpecEndToEndTests.run(["Tests/Fixtures/invalid"])
+    #expect(checked.status == 1)
+    // The same blocks, word for word, at the same places; only the last lines differ.
+    var runLines = ran.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(runLines.suffix(3) == ["10 files could not run.", "0 passed, 0 failed, 0 skipped", ""])
+    runLines.removeLast(3)
+    #expect(
+      checked.stdout
+        == runLines.joined(separator: "\n") + "\nChecked 10 files, 0 scenarios: 15 problems in 10 files.\n")
+  }
+
+  @Test func goodAndBadFilesTogether() async throws {
+    let run = try await Self.check([
+      "Tests/Fixtures/specs/passing.yaml", "Tests/Fixtures/invalid/unknown-key.yaml",
+      "Tests/Fixtures/invalid/malformed.yaml",
+    ])
+    #expect(run.status == 1)
+    #expect(
+      run.stdout == """
+        Tests/Fixtures/invalid/malformed.yaml
+          ✗ Tests/Fixtures/invalid/malformed.yaml:6:1: error: did not find expected ',' or ']' while parsing a flow sequence that starts at 5:15
+
+        Tests/Fixtures/invalid/unknown-key.yaml
+          ✗ Tests/Fixtures/invalid/unknown-key.yaml:6:9: error: unknown key `stat` in a step; did you mean `state`?
+                    stat: { count: 1 }
+                    ^
+
+        Tests/Fixtures/specs/passing.yaml
+          - Not written yet (skipped: waiting for the design)
+
+        Checked 3 files, 5 scenarios: 2 problems in 2 files.
+
+        """)
+  }
+
+  @Test func jsonLinesAndJUnitAsARunWritesThem() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let junit = directory.appendingPathComponent("reports/check.xml").path
+    let run = try await Self.check([
+      "--format", "json", "--junit", junit, "Tests/Fixtures/specs/passing.yaml", "Tests/Fixtures/invalid/malformed.yaml",
+    ])
+    #expect(run.status == 1)
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == #"{"event":"runStarted","files":2,"jobs":1}"#)
+    #expect(
+      lines[1]
+        == #"{"column":1,"event":"fileFailed","file":"Tests/Fixtures/invalid/malformed.yaml","line":6,"message":"did not find expected ',' or ']' while parsing a flow sequence that starts at 5:15"}"#
+    )
+    #expect(
+      lines.contains(
+        #"{"duration":0,"event":"scenarioFinished","failures":0,"file":"Tests/Fixtures/specs/passing.yaml","id":"Tests/Fixtures/specs/passing.yaml#0","name":"Counting up and down","outcome":"passed"}"#
+      ))
+    #expect(lines.contains { $0.contains(#""outcome":"skipped","skipReason":"waiting for the design""#) })
+    #expect(lines.last?.contains(#""event":"summary","exitStatus":1,"failed":0,"fileErrors":1"#) == true)
+    #expect(lines.last?.contains(#""passed":4,"skipped":1"#) == true)
+
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains(#"<testcase name="Counting up and down" classname="Tally""#))
+    #expect(
+      xml.contains(
+        #"<error message="did not find expected &apos;,&apos; or &apos;]&apos; while parsing a flow sequence that starts at 5:15" type="SpecFileError">"#
+      ))
+    try JUnitSchema.validate(junit)
+  }
+
+  @Test func usageErrorsExit64() async throws {
+    let missing = try await Self.check(["nope"])
+    #expect(missing.status == 64)
+    #expect(missing.stdout == "")
+    #expect(
+      missing.stderr == """
+        Error: no such file or directory: 'nope'
+        Usage: reducer-spec check [<options>] [<path> ...]
+          See 'reducer-spec check --help' for more information.
+
+        """)
+    let format = try await Self.check(["--format", "xml"])
+    #expect(format.status == 64)
+    #expect(
+      format.stderr.hasPrefix(
+        "Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'console' and 'json'."))
+    let help = try await Self.check(["--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.hasPrefix("OVERVIEW: Checks spec files without running them."))
+  }
+
+  @Test func withoutPathsItChecksTheSpecsDirectory() async throws {
+    let run = try await PoolFixture.run(["check"], executable: ReducerSpecEndToEndTests.examples)
+    #expect(run.status == 0)
+    #expect(run.stdout == "Checked 5 files, 42 scenarios: no problems.\n")
+  }
+}
