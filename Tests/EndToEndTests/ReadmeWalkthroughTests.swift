@@ -42,6 +42,14 @@ import Testing
     #expect(Self.timeless(run.stdout) == Self.timeless(try Self.block("passing console")))
   }
 
+  /// "`reducer-spec check`": a draft with a misspelt action and key.
+  @Test func theCheckOfADraft() async throws {
+    let run = try await Self.run(
+      ["check", "drafts"], in: PoolFixture.packageRoot.appendingPathComponent("Tests/Fixtures/check"))
+    #expect(run.status == 1)
+    #expect(run.stdout == (try Self.block("check")))
+  }
+
   @Test func theWrongExpectation() async throws {
     let directory = Self.directory.appendingPathComponent("wrong")
     let junit = FileManager.default.temporaryDirectory.appendingPathComponent("walkthrough-\(UUID().uuidString).xml")
