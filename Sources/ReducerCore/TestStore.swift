@@ -605,10 +605,15 @@ public final class TestStore<State: Equatable, Action> {
   ///
   /// The same as `withDependencies({ $0 = self.dependencies }) { reducer(&state, action) }`,
   /// which first copies the current dependencies only to replace them all.
+  ///
+  /// The operation returns nothing and stores the effect: with `Effect<Action>` as the result
+  /// type of the generic `withValue`, each call would ask for its generic metadata.
   private func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    var effect: Effect<Action>?
     DependencyValues.$_current.withValue(dependencies) {
-      reducer(&state, action)
+      effect = reducer(&state, action)
     }
+    return effect!
   }
 
   /// An action that an effect sent: runs the reducer on it and queues it with its states.
