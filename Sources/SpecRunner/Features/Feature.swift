@@ -146,7 +146,9 @@ final class DecodeMemo {
 
   func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode, with decoder: YAMLDecoder) throws -> T {
     let key = Key(type: ObjectIdentifier(T.self), shape: Shape(node))
-    if let value = values[key] as? T { return value }
+    // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
+    // asks for no `T?` metadata.
+    if let value = values[key] { return value as! T }
     let value = try decoder.decode(T.self, from: node)
     if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
     values[key] = value
@@ -156,7 +158,9 @@ final class DecodeMemo {
   /// The same for the root of a document (a value of a spec file, read from the file's tape).
   func decode<T: Decodable>(_ type: T.Type, from document: YAMLDocument, with decoder: YAMLDecoder) throws -> T {
     let key = Key(type: ObjectIdentifier(T.self), shape: Shape(document.tape))
-    if let value = values[key] as? T { return value }
+    // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
+    // asks for no `T?` metadata.
+    if let value = values[key] { return value as! T }
     let value = try decoder.decode(T.self, from: document)
     if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
     values[key] = value
