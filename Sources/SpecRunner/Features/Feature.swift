@@ -137,9 +137,12 @@ final class DecodeMemo {
     }
   }
 
-  private var values: [Key: Any] = [:]
+  // `@exclusivity(unchecked)`: every access to a class's `var` pays for a dynamic exclusivity
+  // check, and a memo is asked at every step it binds. Its accesses never overlap: they are
+  // made on the main actor, and none lasts across a call out (a decode runs between two).
+  @exclusivity(unchecked) private var values: [Key: Any] = [:]
   /// The state paths parsed so far, by their text.
-  private var paths: [String: StatePath] = [:]
+  @exclusivity(unchecked) private var paths: [String: StatePath] = [:]
   /// Past this many values (or paths), the memo starts over, so that memory stays flat
   /// however many files an engine binds.
   static let limit = 4096
