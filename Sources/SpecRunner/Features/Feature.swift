@@ -137,16 +137,21 @@ final class DecodeMemo {
     }
   }
 
-  private var values: [Key: Any] = [:]
+  // `@exclusivity(unchecked)`: every access to a class's `var` pays for a dynamic exclusivity
+  // check, and a memo is asked at every step it binds. Its accesses never overlap: they are
+  // made on the main actor, and none lasts across a call out (a decode runs between two).
+  @exclusivity(unchecked) private var values: [Key: Any] = [:]
   /// The state paths parsed so far, by their text.
-  private var paths: [String: StatePath] = [:]
+  @exclusivity(unchecked) private var paths: [String: StatePath] = [:]
   /// Past this many values (or paths), the memo starts over, so that memory stays flat
   /// however many files an engine binds.
   static let limit = 4096
 
   func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode, with decoder: YAMLDecoder) throws -> T {
     let key = Key(type: ObjectIdentifier(T.self), shape: Shape(node))
-    if let value = values[key] as? T { return value }
+    // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
+    // asks for no `T?` metadata.
+    if let value = values[key] { return value as! T }
     let value = try decoder.decode(T.self, from: node)
     if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
     values[key] = value
@@ -156,7 +161,9 @@ final class DecodeMemo {
   /// The same for the root of a document (a value of a spec file, read from the file's tape).
   func decode<T: Decodable>(_ type: T.Type, from document: YAMLDocument, with decoder: YAMLDecoder) throws -> T {
     let key = Key(type: ObjectIdentifier(T.self), shape: Shape(document.tape))
-    if let value = values[key] as? T { return value }
+    // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
+    // asks for no `T?` metadata.
+    if let value = values[key] { return value as! T }
     let value = try decoder.decode(T.self, from: document)
     if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
     values[key] = value

@@ -93,7 +93,8 @@ public final class SpecEngine: ScenarioEngine {
   }
 
   private func compiled(_ path: String) -> Compiled {
-    if let index = cache.lastIndex(where: { $0.path == path }) { return cache[index].compiled }
+    // By index: `lastIndex(where:)` would copy each entry (its compiled file) to test its path.
+    for index in cache.indices.reversed() where cache[index].path == path { return cache[index].compiled }
     let compiled = bind(Self.parse(path))
     remember(path, compiled)
     return compiled

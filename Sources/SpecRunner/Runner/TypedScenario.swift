@@ -12,26 +12,29 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   typealias State = R.State
   typealias Action = R.Action
 
+  /// A bound step; its `state:` assignments and its timeout are in its ``StepContext``.
+  /// Each case has one value at most: a case of several, one of them generic, is a tuple whose
+  /// metadata each step would ask for.
   enum Step {
-    case send(Action, state: [StateAssignment]?)
-    case receive(Action, state: [StateAssignment]?, timeout: Duration?)
-    case receiveCase([String], state: [StateAssignment]?, timeout: Duration?)
+    case send(Action)
+    case receive(Action)
+    case receiveCase([String])
     case advance(Duration)
     case dependencies([StubEntry])
     case skipReceivedActions(strict: Bool)
     case skipInFlightEffects(strict: Bool)
-    case finish(timeout: Duration?)
+    case finish
   }
 
   let scenario: ScenarioSpec
   let feature: Feature
   let initialState: State
   let reducer: @Sendable () -> R
-  /// The steps, bound, in order; `stepSpecs` holds the spec of each. Two arrays rather than
-  /// one of `(StepSpec, Step)` pairs: a pair of a generic type is a tuple whose metadata each
-  /// step would ask for, and a copy of it would copy the spec too.
+  /// The steps, bound, in order; `contexts` holds the spec and assignments of each. Two arrays
+  /// rather than one of pairs: a pair of a generic type is a tuple whose metadata each step
+  /// would ask for, and a copy of it would copy the spec too.
   let steps: [Step]
-  let stepSpecs: [StepSpec]
+  let contexts: [StepContext]
   /// The scenario's stubs: the file's, with the scenario's over them, key by key.
   let stubEntries: [StubEntry]
   let usesImmediateClock: Bool
@@ -39,14 +42,14 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
 
   private init(
     scenario: ScenarioSpec, feature: Feature, initialState: State, reducer: @escaping @Sendable () -> R,
-    steps: [Step], stepSpecs: [StepSpec], stubEntries: [StubEntry], usesImmediateClock: Bool, decoder: YAMLDecoder
+    steps: [Step], contexts: [StepContext], stubEntries: [StubEntry], usesImmediateClock: Bool, decoder: YAMLDecoder
   ) {
     self.scenario = scenario
     self.feature = feature
     self.initialState = initialState
     self.reducer = reducer
     self.steps = steps
-    self.stepSpecs = stepSpecs
+    self.contexts = contexts
     self.stubEntries = stubEntries
     self.usesImmediateClock = usesImmediateClock
     self.decoder = decoder
@@ -102,9 +105,9 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     }
 
     var steps: [Step] = []
-    var stepSpecs: [StepSpec] = []
+    var contexts: [StepContext] = []
     steps.reserveCapacity(scenario.steps.count)
-    stepSpecs.reserveCapacity(scenario.steps.count)
+    contexts.reserveCapacity(scenario.steps.count)
     let caseNames = CodingKeyProbe.keys(of: Action.self)
     for spec in scenario.steps {
       let assignments = spec.state.flatMap { node in attempt { try memo.assignments(node) } }
@@ -112,13 +115,13 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       switch spec.kind {
       case .send(let node):
         if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
-          step = .send(action, state: assignments)
+          step = .send(action)
         } else {
           step = nil
         }
       case .receive(let node):
         if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
-          step = .receive(action, state: assignments, timeout: spec.timeout)
+          step = .receive(action)
         } else {
           step = nil
         }
@@ -130,7 +133,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
                 + Suggestion.hint(for: path[0], in: caseNames)))
           step = nil
         } else {
-          step = .receiveCase(path, state: assignments, timeout: spec.timeout)
+          step = .receiveCase(path)
         }
       case .advance(let duration):
         if usesImmediateClock {
@@ -157,17 +160,17 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       case .skipInFlightEffects(let strict):
         step = .skipInFlightEffects(strict: strict)
       case .finish:
-        step = .finish(timeout: spec.timeout)
+        step = .finish
       }
       if let step {
         steps.append(step)
-        stepSpecs.append(spec)
+        contexts.append(StepContext(spec: spec, state: assignments))
       }
     }
     guard errors.isEmpty else { return .errors(errors) }
     return .program(
       TypedScenario(
-        scenario: scenario, feature: feature, initialState: state, reducer: reducer, steps: steps, stepSpecs: stepSpecs,
+        scenario: scenario, feature: feature, initialState: state, reducer: reducer, steps: steps, contexts: contexts,
         stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, usesImmediateClock: usesImmediateClock,
         decoder: decoder))
   }
@@ -250,23 +253,24 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     }
 
     for index in steps.indices {
-      let at = stepSpecs[index].location
+      // Fields read where needed: a copy of the whole context would copy its spec too.
+      let at = contexts[index].spec.location
       collector.currentStep = at
       onStep(at)
       let line = UInt(at.line)
       let column = UInt(at.column)
       switch steps[index] {
-      case .send(let action, let state):
+      case .send(let action):
         await store.send(
-          action, expectation: expecting(state), fileID: fileID, filePath: fileID, line: line, column: column)
-      case .receive(let action, let state, let timeout):
+          action, expectation: expecting(contexts[index].state), fileID: fileID, filePath: fileID, line: line, column: column)
+      case .receive(let action):
         await store.receive(
-          action, timeout: timeout, expectation: expecting(state), fileID: fileID, filePath: fileID, line: line,
+          action, timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, filePath: fileID, line: line,
           column: column)
-      case .receiveCase(let path, let state, let timeout):
+      case .receiveCase(let path):
         await store.receive(
           { Self.action($0, isIn: path[...]) }, expecting: "an action in the case .\(path.joined(separator: "."))",
-          timeout: timeout, expectation: expecting(state), fileID: fileID, filePath: fileID, line: line,
+          timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, filePath: fileID, line: line,
           column: column)
       case .advance(let duration):
         await testClock?.advance(by: duration)
@@ -285,8 +289,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
         await store.skipReceivedActions(strict: strict, fileID: fileID, filePath: fileID, line: line, column: column)
       case .skipInFlightEffects(let strict):
         await store.skipInFlightEffects(strict: strict, fileID: fileID, filePath: fileID, line: line, column: column)
-      case .finish(let timeout):
-        await store.finish(timeout: timeout, fileID: fileID, filePath: fileID, line: line, column: column)
+      case .finish:
+        await store.finish(timeout: contexts[index].spec.timeout, fileID: fileID, filePath: fileID, line: line, column: column)
       }
     }
     // The end of the scenario: actions left unreceived, effects still running.
@@ -321,6 +325,13 @@ extension YAMLNode {
       return false
     }
   }
+}
+
+/// What a bound step needs besides its action: its spec (its location, its timeout) and its
+/// `state:` assignments. Not nested in the generic ``TypedScenario``, so not generic itself.
+struct StepContext {
+  var spec: StepSpec
+  var state: [StateAssignment]?
 }
 
 /// A `state:` assignment that could not be applied, as `TestStore` reports it.

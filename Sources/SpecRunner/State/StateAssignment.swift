@@ -49,8 +49,9 @@ public struct StateAssignment: Sendable {
   /// Applies assignments to an encoded state, in order.
   public static func apply(_ assignments: [StateAssignment], to node: YAMLNode) throws -> YAMLNode {
     var node = node
-    for assignment in assignments {
-      try assignment.apply(to: &node, from: 0)
+    // By index: a `for … in` would copy each assignment (its path, key and value) first.
+    for index in assignments.indices {
+      try assignments[index].apply(to: &node, from: 0)
     }
     return node
   }
@@ -93,10 +94,15 @@ public struct StateAssignment: Sendable {
         throw fail("`\(holder)` is in case `\(current)`, not `\(name)`", at: index)
       }
       if let position = mapping.position(of: name) {
-        var child = mapping.entries[position].value
         node.content = .scalar(.init(""))  // release the mapping so the edit does not copy it
-        try apply(to: &child, from: index + 1)
-        mapping.set(key: mapping.entries[position].key, value: child)
+        if isLast {
+          // The field's value is replaced whole: no need to take the old one out first.
+          mapping.set(key: mapping.entries[position].key, value: value)
+        } else {
+          var child = mapping.entries[position].value
+          try apply(to: &child, from: index + 1)
+          mapping.set(key: mapping.entries[position].key, value: child)
+        }
         node.content = .mapping(mapping)
       } else if isLast {
         mapping.set(key: keyNode(name, component: index), value: value)
