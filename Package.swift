@@ -97,8 +97,9 @@ let package = Package(
     ),
     .testTarget(
       name: "EndToEndTests",
-      // Built before the tests run them; not imported.
-      dependencies: ["reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture"]
+      // The executables are built before the tests run them, not imported; SpecRunner's YAML
+      // parser turns spec files into JSON for the schema tests.
+      dependencies: ["reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture", "SpecRunner"]
     ),
     .testTarget(
       name: "SpecRunnerTests",

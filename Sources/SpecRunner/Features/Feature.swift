@@ -22,6 +22,9 @@ public struct Feature: Sendable {
   public let name: String
   /// The feature's own stubs (the built-ins come on top).
   public let stubs: [Stub]
+  /// Its state and action types and its default state, for `reducer-spec features` and
+  /// `reducer-spec schema`.
+  let types: FeatureTypes
   let bind:
     @MainActor @Sendable (_ spec: SpecFile, _ scenario: ScenarioSpec, _ feature: Feature, _ memo: DecodeMemo) ->
       BindResult
@@ -41,6 +44,8 @@ public struct Feature: Sendable {
   ) where R.State == State, R.Action == Action {
     self.name = name
     self.stubs = stubs
+    self.types = FeatureTypes(
+      state: DecodableType(State.self), action: DecodableType(Action.self), defaultState: { try YAMLEncoder().encode(initialState()) })
     self.bind = { spec, scenario, feature, memo in
       TypedScenario<R>.bind(
         spec: spec, scenario: scenario, feature: feature, initialState: initialState, reducer: reducer, memo: memo)
@@ -49,6 +54,23 @@ public struct Feature: Sendable {
 
   /// Every stub a spec of this feature may name: the feature's, then the built-ins.
   var allStubs: [Stub] { stubs + BuiltInStubs.all }
+}
+
+/// What authoring commands read of a feature: its types, whose shapes they probe, and its
+/// default state as YAML.
+struct FeatureTypes: Sendable {
+  let state: DecodableType
+  let action: DecodableType
+  let defaultState: @Sendable () throws -> YAMLNode
+}
+
+/// A `Decodable` type, passed between isolation domains: a metatype holds no state.
+struct DecodableType: @unchecked Sendable {
+  let type: any Decodable.Type
+
+  init(_ type: any Decodable.Type) {
+    self.type = type
+  }
 }
 
 /// A scenario bound to its feature: every action decoded, every stub checked. Runs as

@@ -34,14 +34,26 @@ public struct Stub: Sendable {
   let configure: @Sendable (_ value: YAMLNode, _ context: StubContext) throws -> ConfiguredStub
   /// Installs what a scenario that does not stub it gets (endpoints: a failure naming them).
   let installUnstubbed: (@Sendable (inout DependencyValues, StubContext) -> Void)?
+  /// The types of its value, for `reducer-spec features` and `reducer-spec schema`; `nil`
+  /// for the built-ins, which the format itself describes.
+  let signature: Signature?
+
+  /// The Swift types a stub decodes.
+  enum Signature: Sendable {
+    /// A value stub: one value, or (when `isList`) a list of them, one per use.
+    case value(DecodableType, isList: Bool)
+    /// An endpoint: what `calls:` lists, what `returns:` gives, and whether `throws:` may be written.
+    case endpoint(input: DecodableType, output: DecodableType, canThrow: Bool)
+  }
 
   init(
-    name: String, shape: String,
+    name: String, shape: String, signature: Signature? = nil,
     configure: @escaping @Sendable (YAMLNode, StubContext) throws -> ConfiguredStub,
     installUnstubbed: (@Sendable (inout DependencyValues, StubContext) -> Void)? = nil
   ) {
     self.name = name
     self.shape = shape
+    self.signature = signature
     self.configure = configure
     self.installUnstubbed = installUnstubbed
   }
@@ -86,7 +98,10 @@ extension Stub {
     _ name: String, as type: Value.Type = Value.self,
     install: @escaping @Sendable (_ dependencies: inout DependencyValues, _ next: @escaping @Sendable () -> Value) -> Void
   ) -> Stub {
-    Stub(name: name, shape: "a value of \(typeName(Value.self)), or a list of them (one per use)") { node, context in
+    Stub(
+      name: name, shape: "a value of \(typeName(Value.self)), or a list of them (one per use)",
+      signature: .value(DecodableType(Value.self), isList: true)
+    ) { node, context in
       var decoder = context.decoder
       decoder.rootName = "`\(name)`"
       let values = try decodeOneOrList(Value.self, from: node, decoder: decoder)
@@ -99,7 +114,8 @@ extension Stub {
   public static func value<Value: Decodable & Sendable>(
     _ name: String, _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable
   ) -> Stub {
-    Stub(name: name, shape: "a value of \(typeName(Value.self))") { node, context in
+    Stub(name: name, shape: "a value of \(typeName(Value.self))", signature: .value(DecodableType(Value.self), isList: false)) {
+      node, context in
       var decoder = context.decoder
       decoder.rootName = "`\(name)`"
       let value = try decoder.decode(Value.self, from: node)
@@ -249,7 +265,8 @@ extension Stub {
       install(&dependencies, unstubbed)
     }
     return Stub(
-      name: name, shape: shape, configure: configure, installUnstubbed: canAnswerUnstubbed ? installUnstubbed : nil)
+      name: name, shape: shape, signature: .endpoint(input: DecodableType(Input.self), output: DecodableType(Output.self), canThrow: canThrow),
+      configure: configure, installUnstubbed: canAnswerUnstubbed ? installUnstubbed : nil)
   }
 }
 
