@@ -845,3 +845,28 @@ enum SerialExecutorLease {
     if count == 0 { uncheckedUseMainSerialExecutor = false }
   }
 }
+
+// MARK: - Recording
+
+extension TestStore {
+  /// For recorders (`reducer-spec record`): the actions that effects sent and that no
+  /// `receive` has taken yet, oldest first, each with the state before and after it.
+  public var receivedActions: [(action: Action, before: State, after: State)] {
+    received.map { ($0.action, $0.before, $0.after) }
+  }
+
+  /// For recorders: waits, up to `timeout` (the store's by default), until an effect has sent
+  /// an action, as `receive` does, but reports nothing when none arrives.
+  public func waitForReceivedActions(timeout: Duration? = nil) async {
+    if received.isEmpty { await letEffectsRun() }
+    let deadline = ContinuousClock.now.advanced(by: timeout ?? self.timeout)
+    while received.isEmpty, runtime.hasRunning, ContinuousClock.now < deadline {
+      await idle()
+    }
+  }
+
+  /// For recorders: takes the oldest `count` received actions off the queue, as if received.
+  public func removeReceivedActions(_ count: Int) {
+    received.removeFirst(Swift.min(count, received.count))
+  }
+}

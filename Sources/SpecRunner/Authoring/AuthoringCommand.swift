@@ -40,6 +40,19 @@ protocol AuthoringCommand: ParsableCommand {
   @MainActor func run(in context: AuthoringContext) throws -> Int32
 }
 
+/// An authoring command whose work awaits (it runs scenarios): ``runAsync(in:)`` is called
+/// instead of ``AuthoringCommand/run(in:)``.
+protocol AsyncAuthoringCommand: AuthoringCommand {
+  @MainActor func runAsync(in context: AuthoringContext) async throws -> Int32
+}
+
+extension AsyncAuthoringCommand {
+  @MainActor func run(in context: AuthoringContext) throws -> Int32 {
+    context.errorOutput("Error: `reducer-spec` runs this command asynchronously\n")
+    return 70
+  }
+}
+
 extension ReducerSpecCommand {
   /// Runs `reducer-spec NAME ARGUMENTS…` for an authoring command; returns its exit
   /// status: its own, 0 for `--help`, 64 for a usage error.
@@ -48,7 +61,7 @@ extension ReducerSpecCommand {
     _ subcommand: AuthoringSubcommand, arguments: [String], environment: [String: String],
     engine: @MainActor () -> any ScenarioEngine, output: @escaping (String) -> Void,
     errorOutput: @escaping (String) -> Void
-  ) -> Int32 {
+  ) async -> Int32 {
     let type = subcommand.command
     do {
       let command = try type.parse(arguments)
@@ -59,6 +72,7 @@ extension ReducerSpecCommand {
       let context = AuthoringContext(
         engine: specEngine, environment: environment, isTerminal: isatty(1) == 1, output: output,
         errorOutput: errorOutput)
+      if let command = command as? any AsyncAuthoringCommand { return try await command.runAsync(in: context) }
       return try command.run(in: context)
     } catch {
       let status = type.exitCode(for: error).rawValue

@@ -30,7 +30,7 @@ public enum ReducerSpecCommand {
     if arguments.first == workerArgument {
       exit(await WorkerMain.serve(engine: engine()))
     }
-    exit(run(arguments: arguments, environment: ProcessInfo.processInfo.environment, engine: engine))
+    exit(await run(arguments: arguments, environment: ProcessInfo.processInfo.environment, engine: engine))
   }
 
   // MARK: - The command
@@ -39,9 +39,9 @@ public enum ReducerSpecCommand {
   @MainActor
   static func run(
     arguments: [String], environment: [String: String], engine: @MainActor () -> any ScenarioEngine
-  ) -> Int32 {
+  ) async -> Int32 {
     if let first = arguments.first, let subcommand = AuthoringSubcommand(rawValue: first) {
-      return runAuthoring(
+      return await runAuthoring(
         subcommand, arguments: Array(arguments.dropFirst()), environment: environment, engine: engine,
         output: writeOutput, errorOutput: writeError)
     }

@@ -85,6 +85,12 @@ public final class SpecEngine: ScenarioEngine {
     return result
   }
 
+  /// A loaded scenario's spec and its bound program, for `reducer-spec record`; `nil` when
+  /// its file has errors.
+  func scenario(_ id: ScenarioID) -> (spec: ScenarioSpec, program: (any ScenarioProgram)?)? {
+    compiled(id.file).scenarios[id]
+  }
+
   // MARK: - Loading
 
   /// Why the scenario is skipped (its `skip:`), if it is; `nil` also for an unknown one.

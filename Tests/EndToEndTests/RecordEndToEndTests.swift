@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+/// `reducer-spec record` run for real (`reducer-spec-fixtures record`) on copies of the
+/// specs of Tests/Fixtures/record and Tests/Fixtures/specs in a temporary directory.
+@Suite(.serialized) struct RecordEndToEndTests {
+  static var fixtures: URL { ReducerSpecEndToEndTests.fixtures }
+
+  /// A temporary directory with copies of fixture files in `specs/`.
+  static func copies(_ files: [String]) throws -> URL {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    let specs = root.appendingPathComponent("specs")
+    try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
+    for file in files {
+      let source = PoolFixture.packageRoot.appendingPathComponent(file)
+      try FileManager.default.copyItem(at: source, to: specs.appendingPathComponent(source.lastPathComponent))
+    }
+    return root
+  }
+
+  static func text(_ root: URL, _ file: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+  }
+
+  static let wrongDiff = """
+    --- a/specs/wrong.yaml
+    +++ b/specs/wrong.yaml
+    @@ -7,21 +7,23 @@
+         steps:
+           # The first tap.
+           - send: increment
+    -        state: { count: 2 }   # a guess
+    +        state: { count: 1 }   # a guess
+           - send: increment
+    +        state: { count: 2 }
+           - send: decrement
+             state:
+               count: 1
+    -          query: nothing
+     
+       - name: A search
+         dependencies:
+           searchClient.search: { returns: [a, b] }
+         steps:
+           - send: { search: swift }
+    -        state: { query: swift }
+    +        state: { query: swift, isLoading: true }
+           # The answer.
+           - receive: .response.success
+    +        state: { results: [a, b], isLoading: false }
+    +      - receive: logged
+           - send: increment
+             state: { count: 1 }
+     
+
+    """
+
+  @Test func wrongExpectationsBecomeAPassingSpecWithItsComments() async throws {
+    let root = try Self.copies(["Tests/Fixtures/record/wrong.yaml"])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let run = try await PoolFixture.run(["record", "specs/wrong.yaml"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    #expect(run.stdout == Self.wrongDiff + "Recorded 3 scenarios in 1 file; 1 file changed.\n")
+    #expect(
+      try Self.text(root, "specs/wrong.yaml") == """
+        # Expectations written before the code: `reducer-spec record` fixes them.
+        feature: Tally
+        dependencies:
+          searchClient.log: { returns: null }
+        scenarios:
+          - name: Counting up   # one tap at a time
+            steps:
+              # The first tap.
+              - send: increment
+                state: { count: 1 }   # a guess
+              - send: increment
+                state: { count: 2 }
+              - send: decrement
+                state:
+                  count: 1
+
+          - name: A search
+            dependencies:
+              searchClient.search: { returns: [a, b] }
+            steps:
+              - send: { search: swift }
+                state: { query: swift, isLoading: true }
+              # The answer.
+              - receive: .response.success
+                state: { results: [a, b], isLoading: false }
+              - receive: logged
+              - send: increment
+                state: { count: 1 }
+
+          - name: Nothing to record
+            steps:
+              - send: decrement
+                state: { count: -1 }
+
+        """)
+    let check = try await PoolFixture.run(["specs/wrong.yaml"], executable: Self.fixtures, directory: root)
+    #expect(check.status == 0)
+    #expect(check.stdout.hasSuffix("3 passed, 0 failed, 0 skipped\n"), "\(check.stdout)")
+
+    // Recording the recorded spec again changes nothing.
+    let again = try await PoolFixture.run(["record", "specs/wrong.yaml"], executable: Self.fixtures, directory: root)
+    #expect(again.status == 0)
+    #expect(again.stdout == "Recorded 3 scenarios in 1 file; no changes.\n")
+  }
+
+  @Test func recordingAPassingSpecChangesNothing() async throws {
+    let root = try Self.copies(["Tests/Fixtures/specs/passing.yaml"])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let before = try Data(contentsOf: root.appendingPathComponent("specs/passing.yaml"))
+    let run = try await PoolFixture.run(["record", "specs"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    #expect(run.stdout == "Recorded 4 scenarios in 1 file; no changes.\n")
+    #expect(try Data(contentsOf: root.appendingPathComponent("specs/passing.yaml")) == before)
+  }
+
+  @Test func withCISetNothingIsWrittenAndTheRecordFails() async throws {
+    let root = try Self.copies(["Tests/Fixtures/record/wrong.yaml"])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let before = try Self.text(root, "specs/wrong.yaml")
+    let run = try await PoolFixture.run(
+      ["record", "specs/wrong.yaml"], environment: ["CI": "true"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 1)
+    #expect(
+      run.stdout == Self.wrongDiff
+        + "Recorded 3 scenarios in 1 file; 1 file would change, but CI is set: nothing was written.\n")
+    #expect(try Self.text(root, "specs/wrong.yaml") == before)
+
+    // `CI=false` is not CI.
+    let local = try await PoolFixture.run(
+      ["record", "specs/wrong.yaml"], environment: ["CI": "false"], executable: Self.fixtures, directory: root)
+    #expect(local.status == 0)
+    #expect(try Self.text(root, "specs/wrong.yaml") != before)
+  }
+
+  @Test func theFilterChoosesTheScenarios() async throws {
+    let root = try Self.copies(["Tests/Fixtures/record/wrong.yaml"])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let run = try await PoolFixture.run(
+      ["record", "specs", "--filter", "wrong.yaml › Counting"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 0)
+    #expect(run.stdout.hasSuffix("Recorded 1 scenario in 1 file; 1 file changed.\n"))
+    let text = try Self.text(root, "specs/wrong.yaml")
+    #expect(text.contains("state: { count: 1 }   # a guess"))
+    #expect(text.contains("state: { query: swift }\n"))
+  }
+
+  @Test func aFileWithErrorsIsReportedAndLeftAsItIs() async throws {
+    let root = try Self.copies(["Tests/Fixtures/invalid/unknown-key.yaml", "Tests/Fixtures/specs/passing.yaml"])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let before = try Self.text(root, "specs/unknown-key.yaml")
+    let run = try await PoolFixture.run(["record", "specs"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 1)
+    #expect(run.stderr == "specs/unknown-key.yaml:6:9: error: unknown key `stat` in a step; did you mean `state`?\n")
+    #expect(run.stdout == "Recorded 4 scenarios in 1 file; no changes. 1 file with errors was left as it is.\n")
+    #expect(try Self.text(root, "specs/unknown-key.yaml") == before)
+  }
+
+  @Test func usageErrors() async throws {
+    let root = try Self.copies([])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let run = try await PoolFixture.run(["record", "nope.yaml"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 64)
+    #expect(
+      run.stderr == """
+        Error: no such file or directory: 'nope.yaml'
+        Usage: reducer-spec record [<path> ...] [--filter <text>]
+          See 'reducer-spec record --help' for more information.
+
+        """)
+  }
+}
