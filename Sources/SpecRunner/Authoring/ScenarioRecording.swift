@@ -188,7 +188,7 @@ extension TypedScenario: RecordableScenario {
       let queue = store.receivedActions
       guard !queue.isEmpty else {
         recording.notes.append(
-          (stepSpecs[index].location, "nothing was received for this step; it is left as it is"))
+          (contexts[index].spec.location, "nothing was received for this step; it is left as it is"))
         return
       }
       if let match = queue.firstIndex(where: { isMatching($0.action) }) {
@@ -203,9 +203,11 @@ extension TypedScenario: RecordableScenario {
     }
 
     for index in steps.indices {
-      collector.currentStep = stepSpecs[index].location
+      collector.currentStep = contexts[index].spec.location
+      let assignments = contexts[index].state
+      let timeout = contexts[index].spec.timeout
       switch steps[index] {
-      case .send(let action, let assignments):
+      case .send(let action):
         takeUnreceived(before: index)
         let before = store.state
         var after = before
@@ -216,9 +218,9 @@ extension TypedScenario: RecordableScenario {
             return actual
           })
         recording.steps[index].state = change(assignments, before: before, after: after)
-      case .receive(let action, let assignments, let timeout):
+      case .receive(let action):
         await receive(at: index, matching: { $0 == action }, assignments: assignments, timeout: timeout)
-      case .receiveCase(let path, let assignments, let timeout):
+      case .receiveCase(let path):
         await receive(
           at: index, matching: { Self.action($0, isIn: path[...]) }, assignments: assignments, timeout: timeout)
       case .advance(let duration):
@@ -233,7 +235,7 @@ extension TypedScenario: RecordableScenario {
         await store.skipReceivedActions(strict: strict)
       case .skipInFlightEffects(let strict):
         await store.skipInFlightEffects(strict: strict)
-      case .finish(let timeout):
+      case .finish:
         await store.finish(timeout: timeout)
       }
     }
