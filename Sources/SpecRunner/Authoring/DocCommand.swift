@@ -1,13 +1,94 @@
 import ArgumentParser
+import Foundation
 
-/// `reducer-spec doc`: not built yet.
+/// `reducer-spec doc [PATH…] -o DIR [--results FILE]`: living documentation of the spec
+/// files in Markdown. `DIR/README.md` indexes the features; `DIR/<Feature>.md` shows each
+/// feature's files and scenarios, each scenario's steps as a table, and with `--results`
+/// the outcome of each scenario in a run's JUnit file.
+///
+/// Exit status: 0 when every file was documented, 1 when a file could not be read (it is
+/// listed in the index with its first error) or a page could not be written, 64 for a
+/// usage error.
 struct DocCommand: AuthoringCommand {
   static let configuration = CommandConfiguration(
     commandName: "reducer-spec doc",
-    abstract: "Writes Markdown documentation of spec files.")
+    abstract: "Writes Markdown documentation of spec files.",
+    discussion: """
+      Writes DIR/README.md, an index of the features, and DIR/<Feature>.md for each \
+      feature: its files' descriptions and each scenario's steps as a table. With \
+      --results, each scenario shows its outcome in that JUnit file (a run's --junit).
+      """)
 
+  @Argument(help: "Spec files, or directories to search for *.yaml and *.yml files (default: specs).")
+  var paths: [String] = []
+
+  @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The directory to write the pages into.", valueName: "directory"))
+  var directory: String
+
+  @Option(name: .customLong("results"), help: ArgumentHelp("A run's JUnit XML file (--junit), for each scenario's outcome.", valueName: "file"))
+  var resultsFile: String?
+
+  @MainActor
   func run(in context: AuthoringContext) throws -> Int32 {
-    context.errorOutput("Error: `reducer-spec doc` is not built yet\n")
-    return 64
+    let files = try SpecPaths.expand(paths)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+      throw ValidationError("'\(directory)' is a file: -o names the directory to write the pages into")
+    }
+    var results: (path: String, results: JUnitResults)?
+    if let resultsFile {
+      do {
+        results = (resultsFile, try JUnitResults.read(path: resultsFile))
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+
+    let project = DocProject.load(files, engine: context.engine)
+    let writer = DocWriter(project: project, results: results)
+    var pages = [("README.md", writer.index())]
+    for feature in project.features { pages.append((feature.page, writer.page(for: feature))) }
+
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      context.errorOutput("Error: cannot create the directory '\(directory)': \(Self.reason(error))\n")
+      return 1
+    }
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    for (name, text) in pages {
+      do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: prefix + name), options: .atomic)
+      } catch {
+        context.errorOutput("Error: cannot write '\(prefix + name)': \(Self.reason(error))\n")
+        return 1
+      }
+    }
+
+    for file in project.brokenFiles {
+      let more = file.errorCount > 1 ? " (and \(file.errorCount - 1) more)" : ""
+      context.errorOutput("\(file.error.location): error: \(file.error.message)\(more)\n")
+    }
+    let documented = project.fileCount - project.brokenFiles.count
+    var summary = "Wrote \(prefix)README.md and \(Self.count(project.features.count, "feature page"))"
+    summary += " for \(Self.count(documented, "spec file"))"
+    if !project.brokenFiles.isEmpty {
+      summary += "; \(Self.count(project.brokenFiles.count, "file")) with errors"
+    }
+    context.output(summary + ".\n")
+    return project.brokenFiles.isEmpty ? 0 : 1
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+    {
+      return String(cString: strerror(code.rawValue))
+    }
+    return error.localizedDescription
   }
 }
