@@ -49,18 +49,14 @@ struct DocCommand: AuthoringCommand {
     var pages = [("README.md", writer.index())]
     for feature in project.features { pages.append((feature.page, writer.page(for: feature))) }
 
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-      context.errorOutput("Error: cannot create the directory '\(directory)': \(Self.reason(error))\n")
+    if let reason = Self.makeDirectory(directory) {
+      context.errorOutput("Error: cannot create the directory '\(directory)': \(reason)\n")
       return 1
     }
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
     for (name, text) in pages {
-      do {
-        try Data(text.utf8).write(to: URL(fileURLWithPath: prefix + name), options: .atomic)
-      } catch {
-        context.errorOutput("Error: cannot write '\(prefix + name)': \(Self.reason(error))\n")
+      if let reason = Self.writeAtomically(text, to: prefix + name) {
+        context.errorOutput("Error: cannot write '\(prefix + name)': \(reason)\n")
         return 1
       }
     }
@@ -83,12 +79,45 @@ struct DocCommand: AuthoringCommand {
     "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 
-  private static func reason(_ error: any Error) -> String {
-    if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-    {
-      return String(cString: strerror(code.rawValue))
+  /// Creates `path` and its missing parents; returns why it could not, as the system says it.
+  private static func makeDirectory(_ path: String) -> String? {
+    var current = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+      current += "/" + component
+      if mkdir(current, 0o777) != 0 {
+        let error = errno
+        var status = stat()
+        guard error == EEXIST, stat(current, &status) == 0 else { return String(cString: strerror(error)) }
+        if status.st_mode & S_IFMT != S_IFDIR { return String(cString: strerror(ENOTDIR)) }
+      }
     }
-    return error.localizedDescription
+    return nil
+  }
+
+  /// Writes `text` to a new file next to `path`, then renames it to `path`, so that a reader
+  /// sees the old page or the new one, never a part; returns why it could not.
+  private static func writeAtomically(_ text: String, to path: String) -> String? {
+    let temporary = path + ".tmp-\(getpid())"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        let error = errno
+        close(descriptor)
+        unlink(temporary)
+        return String(cString: strerror(error))
+      }
+      bytes = bytes.dropFirst(written)
+    }
+    close(descriptor)
+    guard rename(temporary, path) == 0 else {
+      let error = errno
+      unlink(temporary)
+      return String(cString: strerror(error))
+    }
+    return nil
   }
 }
