@@ -204,6 +204,15 @@ import Testing
 
         ## `Tests/Fixtures/doc/forever.yaml`
 
+        A timer that ticks every second:
+
+        - `start` starts it;
+        - `stop` stops it.
+
+        <!-- -->
+
+        - Tags: `timer`
+
         ### A timer that is stopped
 
         - Exhaustivity: off (only what the steps state is checked)

@@ -57,14 +57,11 @@ struct DocWriter {
     out += "[All features](README.md)\n"
     for file in feature.files {
       out += "\n## \(Markdown.code(file.path))\n\n"
-      if let description = file.description, !description.trimmed.isEmpty {
-        out += description.trimmed + "\n\n"
-      }
       var facts: [String] = []
       if !file.tags.isEmpty { facts.append("Tags: " + file.tags.map(Markdown.code).joined(separator: ", ")) }
       if let state = file.initialState { facts.append("Initial state: " + entries(state)) }
       if let stubs = file.dependencies { facts.append("Dependencies: " + entries(stubs)) }
-      if !facts.isEmpty { out += facts.map { "- \($0)\n" }.joined() + "\n" }
+      out += introduction(file.description, facts)
       out += file.scenarios.map { scenario(of: file, $0) }.joined(separator: "\n")
     }
     return out
@@ -72,9 +69,6 @@ struct DocWriter {
 
   private func scenario(of file: DocFile, _ scenario: DocScenario) -> String {
     var out = "### \(Markdown.text(scenario.name))\n\n"
-    if let description = scenario.description, !description.trimmed.isEmpty {
-      out += description.trimmed + "\n\n"
-    }
     var facts: [String] = []
     if !scenario.tags.isEmpty { facts.append("Tags: " + scenario.tags.map(Markdown.code).joined(separator: ", ")) }
     if let skip = scenario.skip { facts.append("Skipped: " + Markdown.text(skip)) }
@@ -84,7 +78,7 @@ struct DocWriter {
     if scenario.examples == nil, results != nil {
       facts.append("Result: " + outcome(file: file.path, testCase: scenario.testCase))
     }
-    if !facts.isEmpty { out += facts.map { "- \($0)\n" }.joined() + "\n" }
+    out += introduction(scenario.description, facts)
 
     let steps = scenario.steps.enumerated().map { offset, step in
       ["\(offset + 1)", self.step(step), step.state.map { assignments($0) } ?? "", step.note ?? ""]
@@ -172,6 +166,21 @@ struct DocWriter {
       ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
       return parts.isEmpty ? "0 passed" : parts.joined(separator: ", ")
     }
+  }
+
+  /// A description, then the facts as a list. When the description ends with a list of its
+  /// own, an empty HTML comment comes between, so that the two lists do not run together.
+  private func introduction(_ description: String?, _ facts: [String]) -> String {
+    var out = ""
+    if let description, case let text = description.trimmed, !text.isEmpty {
+      out += text + "\n\n"
+      let last = text.split(separator: "\n").last?.drop { $0 == " " } ?? ""
+      let endsWithList =
+        ["- ", "* ", "+ "].contains { last.hasPrefix($0) } || last.firstMatch(of: #/^[0-9]{1,9}[.)] /#) != nil
+      if endsWithList, !facts.isEmpty { out += "<!-- -->\n\n" }
+    }
+    if !facts.isEmpty { out += facts.map { "- \($0)\n" }.joined() + "\n" }
+    return out
   }
 
   private func firstLine(_ text: String) -> String {
