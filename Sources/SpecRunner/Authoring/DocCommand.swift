@@ -1,13 +1,123 @@
 import ArgumentParser
+import Foundation
 
-/// `reducer-spec doc`: not built yet.
+/// `reducer-spec doc [PATH…] -o DIR [--results FILE]`: living documentation of the spec
+/// files in Markdown. `DIR/README.md` indexes the features; `DIR/<Feature>.md` shows each
+/// feature's files and scenarios, each scenario's steps as a table, and with `--results`
+/// the outcome of each scenario in a run's JUnit file.
+///
+/// Exit status: 0 when every file was documented, 1 when a file could not be read (it is
+/// listed in the index with its first error) or a page could not be written, 64 for a
+/// usage error.
 struct DocCommand: AuthoringCommand {
   static let configuration = CommandConfiguration(
     commandName: "reducer-spec doc",
-    abstract: "Writes Markdown documentation of spec files.")
+    abstract: "Writes Markdown documentation of spec files.",
+    discussion: """
+      Writes DIR/README.md, an index of the features, and DIR/<Feature>.md for each \
+      feature: its files' descriptions and each scenario's steps as a table. With \
+      --results, each scenario shows its outcome in that JUnit file (a run's --junit).
+      """)
 
+  @Argument(help: "Spec files, or directories to search for *.yaml and *.yml files (default: specs).")
+  var paths: [String] = []
+
+  @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The directory to write the pages into.", valueName: "directory"))
+  var directory: String
+
+  @Option(name: .customLong("results"), help: ArgumentHelp("A run's JUnit XML file (--junit), for each scenario's outcome.", valueName: "file"))
+  var resultsFile: String?
+
+  @MainActor
   func run(in context: AuthoringContext) throws -> Int32 {
-    context.errorOutput("Error: `reducer-spec doc` is not built yet\n")
-    return 64
+    let files = try SpecPaths.expand(paths)
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+      throw ValidationError("'\(directory)' is a file: -o names the directory to write the pages into")
+    }
+    var results: (path: String, results: JUnitResults)?
+    if let resultsFile {
+      do {
+        results = (resultsFile, try JUnitResults.read(path: resultsFile))
+      } catch {
+        throw ValidationError(error.description)
+      }
+    }
+
+    let project = DocProject.load(files, engine: context.engine)
+    let writer = DocWriter(project: project, results: results)
+    var pages = [("README.md", writer.index())]
+    for feature in project.features { pages.append((feature.page, writer.page(for: feature))) }
+
+    if let reason = Self.makeDirectory(directory) {
+      context.errorOutput("Error: cannot create the directory '\(directory)': \(reason)\n")
+      return 1
+    }
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    for (name, text) in pages {
+      if let reason = Self.writeAtomically(text, to: prefix + name) {
+        context.errorOutput("Error: cannot write '\(prefix + name)': \(reason)\n")
+        return 1
+      }
+    }
+
+    for file in project.brokenFiles {
+      let more = file.errorCount > 1 ? " (and \(file.errorCount - 1) more)" : ""
+      context.errorOutput("\(file.error.location): error: \(file.error.message)\(more)\n")
+    }
+    let documented = project.fileCount - project.brokenFiles.count
+    var summary = "Wrote \(prefix)README.md and \(Self.count(project.features.count, "feature page"))"
+    summary += " for \(Self.count(documented, "spec file"))"
+    if !project.brokenFiles.isEmpty {
+      summary += "; \(Self.count(project.brokenFiles.count, "file")) with errors"
+    }
+    context.output(summary + ".\n")
+    return project.brokenFiles.isEmpty ? 0 : 1
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+
+  /// Creates `path` and its missing parents; returns why it could not, as the system says it.
+  private static func makeDirectory(_ path: String) -> String? {
+    var current = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+      current += "/" + component
+      if mkdir(current, 0o777) != 0 {
+        let error = errno
+        var status = stat()
+        guard error == EEXIST, stat(current, &status) == 0 else { return String(cString: strerror(error)) }
+        if status.st_mode & S_IFMT != S_IFDIR { return String(cString: strerror(ENOTDIR)) }
+      }
+    }
+    return nil
+  }
+
+  /// Writes `text` to a new file next to `path`, then renames it to `path`, so that a reader
+  /// sees the old page or the new one, never a part; returns why it could not.
+  private static func writeAtomically(_ text: String, to path: String) -> String? {
+    let temporary = path + ".tmp-\(getpid())"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        let error = errno
+        close(descriptor)
+        unlink(temporary)
+        return String(cString: strerror(error))
+      }
+      bytes = bytes.dropFirst(written)
+    }
+    close(descriptor)
+    guard rename(temporary, path) == 0 else {
+      let error = errno
+      unlink(temporary)
+      return String(cString: strerror(error))
+    }
+    return nil
   }
 }
