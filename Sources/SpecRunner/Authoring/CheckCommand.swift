@@ -24,19 +24,7 @@ struct CheckCommand: AuthoringCommand {
     valueName: "path"))
   var paths: [String] = []
 
-  @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
-  var junit: String?
-
-  @Option(help: ArgumentHelp("The report on standard output.", valueName: "format"))
-  var format: OutputFormat = .console
-
-  @Option(help: ArgumentHelp("Colour the console report (auto: on a terminal, unless NO_COLOR is set).", valueName: "mode"))
-  var color: ColorMode = .auto
-
-  @Option(
-    name: .customLong("github-annotations"),
-    help: ArgumentHelp("Annotate problems for GitHub Actions (auto: when GITHUB_ACTIONS is true).", valueName: "mode"))
-  var githubAnnotations: GitHubAnnotationsMode = .auto
+  @OptionGroup var reports: ReportOptions
 
   @MainActor
   func run(in context: AuthoringContext) throws -> Int32 {
@@ -45,15 +33,15 @@ struct CheckCommand: AuthoringCommand {
     let writeLine: (String) -> Void = { context.output($0 + "\n") }
     let workingDirectory = FileManager.default.currentDirectoryPath
     var reporters: [any RunReporter] = []
-    switch format {
+    switch reports.format {
     case .console:
-      let color = ConsoleReporter.shouldUseColor(mode: color, isTerminal: context.isTerminal, environment: context.environment)
+      let color = ConsoleReporter.shouldUseColor(mode: reports.color, isTerminal: context.isTerminal, environment: context.environment)
       reporters.append(ConsoleReporter(color: color, isCheck: true, sink: writeLine))
     case .json:
       reporters.append(JSONLinesReporter(sink: writeLine))
     }
-    if let junit { reporters.append(JUnitReporter(path: junit, relativeTo: workingDirectory)) }
-    if GitHubAnnotationsReporter.isEnabled(flag: githubAnnotations, environment: context.environment) {
+    if let junit = reports.junit { reporters.append(JUnitReporter(path: junit, relativeTo: workingDirectory)) }
+    if GitHubAnnotationsReporter.isEnabled(flag: reports.githubAnnotations, environment: context.environment) {
       reporters.append(GitHubAnnotationsReporter(workingDirectory: workingDirectory, sink: writeLine))
     }
     let report = MultiReporter(reporters)

@@ -90,36 +90,9 @@ extension TypedScenario: RecordableScenario {
   }
 
   private func record(into recording: inout ScenarioRecording, collector: IssueCollector) async {
-    let clock: any Clock<Duration>
-    let testClock: TestClock<Duration>?
-    if usesImmediateClock {
-      clock = ImmediateClock()
-      testClock = nil
-    } else {
-      let test = TestClock()
-      clock = test
-      testClock = test
-    }
-    let context = StubContext(clock: clock, decoder: decoder)
-    var configured: [ConfiguredStub] = []
-    for entry in stubEntries {
-      if let stub = try? Self.stub(named: entry, in: feature), let ready = try? stub.configure(entry.value, context) {
-        configured.append(ready)
-      }
-    }
-    let stubbed = Set(stubEntries.map(\.name))
-    let reducer = self.reducer
-    let store = TestStore(
-      initialState: initialState,
-      reducer: { reducer() },
-      withDependencies: { [feature, configured] dependencies in
-        dependencies.continuousClock = clock
-        dependencies.suspendingClock = clock
-        for stub in feature.allStubs where !stubbed.contains(stub.name) {
-          stub.installUnstubbed?(&dependencies, context)
-        }
-        for stub in configured { stub.install(&dependencies) }
-      })
+    // Stubs were checked when the file was bound; one that fails here is left out.
+    let made = makeStore(fileID: #fileID, line: #line, column: #column, stubFailed: { _, _ in })
+    let (store, testClock, context) = (made.store, made.testClock, made.context)
     let encoder = YAMLEncoder()
     let decoder = self.decoder
 

@@ -44,6 +44,11 @@ struct CommandOptions: ParsableCommand {
   @Option(help: ArgumentHelp("Run only shard K of N (from 1): every Nth scenario of the selection, starting at the Kth.", valueName: "K/N"))
   var shard: String?
 
+  @OptionGroup var reports: ReportOptions
+}
+
+/// The reports' options, shared by a run and `reducer-spec check`.
+struct ReportOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
   var junit: String?
 

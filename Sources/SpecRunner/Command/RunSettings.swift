@@ -52,10 +52,10 @@ struct RunSettings: Sendable {
 
     list = options.list
     failFast = options.failFast
-    junitPath = options.junit ?? environment["XML_OUTPUT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-    format = options.format
-    color = options.color
-    githubAnnotations = options.githubAnnotations
+    junitPath = options.reports.junit ?? environment["XML_OUTPUT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+    format = options.reports.format
+    color = options.reports.color
+    githubAnnotations = options.reports.githubAnnotations
     shardStatusFile = environment["TEST_SHARD_STATUS_FILE"].flatMap { $0.isEmpty ? nil : $0 }
 
     // Last: the only check that reads the file system.

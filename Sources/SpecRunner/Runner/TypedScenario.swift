@@ -200,7 +200,16 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
 
   // MARK: - Running
 
-  func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async {
+  /// A fresh store for one run of the scenario, on its clock, with its stubs installed
+  /// (and every stub it leaves out installed as unstubbed), and the context to configure
+  /// stubs that later steps bring, and the stubs configured (to check their `calls:` at the
+  /// end). A stub that cannot be configured goes to `stubFailed`.
+  func makeStore(
+    fileID: StaticString, line: UInt, column: UInt, stubFailed: (StubEntry, any Error) -> Void
+  ) -> (
+    store: TestStore<State, Action>, testClock: TestClock<Duration>?, context: StubContext,
+    configured: [(entry: StubEntry, stub: ConfiguredStub)]
+  ) {
     let clock: any Clock<Duration>
     let testClock: TestClock<Duration>?
     if usesImmediateClock {
@@ -214,17 +223,14 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     let context = StubContext(clock: clock, decoder: decoder)
     var configured: [(entry: StubEntry, stub: ConfiguredStub)] = []
     for entry in stubEntries {
-      // Bound already, so configuring cannot fail here; a failure would still be reported.
       do {
         let stub = try Self.stub(named: entry, in: feature)
         configured.append((entry, try stub.configure(entry.value, context)))
       } catch {
-        collector.record("\(error)", at: entry.key.location ?? scenario.location)
+        stubFailed(entry, error)
       }
     }
     let stubbed = Set(stubEntries.map(\.name))
-    let location = scenario.location
-    let fileID = IssueCollector.specFileID
     let reducer = self.reducer
     let store = TestStore(
       initialState: initialState,
@@ -237,8 +243,20 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
         }
         for (_, stub) in configured { stub.install(&dependencies) }
       },
-      // Actions left unreceived at the end are reported at the scenario.
-      fileID: fileID, filePath: fileID, line: UInt(location.line), column: UInt(location.column))
+      fileID: fileID, filePath: fileID, line: line, column: column)
+    return (store, testClock, context, configured)
+  }
+
+  func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async {
+    let location = scenario.location
+    let fileID = IssueCollector.specFileID
+    // Bound already, so configuring a stub cannot fail here; a failure would still be
+    // reported. Actions left unreceived at the end are reported at the scenario.
+    let made = makeStore(fileID: fileID, line: UInt(location.line), column: UInt(location.column)) { entry, error in
+      collector.record("\(error)", at: entry.key.location ?? location)
+    }
+    let (store, testClock, context) = (made.store, made.testClock, made.context)
+    var configured = made.configured
     store.exhaustivity = scenario.isExhaustive ? .on : .off
     let check = StateCheck<State>(decoder: decoder)
     func expecting(_ assignments: [StateAssignment]?) -> StateExpectation<State>? {
