@@ -137,7 +137,7 @@ extension DocFile {
     initialState = root["initialState"]
     dependencies = root["dependencies"]
     // Test case names as the JUnit report writes them: equal names get ` (2)`, ` (3)`…
-    var names = TestCaseNames(originals: Set(planned.map(\.name)))
+    var names = JUnitReporter.UniqueNames(originals: Set(planned.map(\.name)))
     var testCases: [ScenarioID: String] = [:]
     for scenario in planned { testCases[scenario.id] = names.claim(scenario.name) }
 
@@ -182,24 +182,3 @@ extension DocStep {
   }
 }
 
-/// Test case names made unique within a file as ``JUnitReporter`` makes them: the first of
-/// equal names keeps it, the next ones get ` (2)`, ` (3)`…, skipping any name a test case
-/// already has.
-struct TestCaseNames {
-  let originals: Set<String>
-  private var claimed: Set<String> = []
-
-  init(originals: Set<String>) {
-    self.originals = originals
-  }
-
-  mutating func claim(_ name: String) -> String {
-    if claimed.insert(name).inserted { return name }
-    var number = 2
-    while true {
-      let candidate = "\(name) (\(number))"
-      if !originals.contains(candidate), claimed.insert(candidate).inserted { return candidate }
-      number += 1
-    }
-  }
-}

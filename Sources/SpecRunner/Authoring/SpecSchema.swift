@@ -42,20 +42,9 @@ indirect enum JSONValue: Equatable {
   }
 
   static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        out += String(format: "\\u%04x", scalar.value)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    var writer = JSONWriter()
+    writer.string(text)
+    return String(decoding: writer.bytes, as: UTF8.self)
   }
 }
 

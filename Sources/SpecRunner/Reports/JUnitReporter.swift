@@ -227,7 +227,8 @@ extension JUnitReporter {
 
   /// Test case names made unique within a suite: the first of equal names keeps it, the
   /// next ones get ` (2)`, ` (3)`…, skipping any suffixed name a test case already has.
-  private struct UniqueNames {
+  /// (`reducer-spec doc` names them alike to find a scenario's result.)
+  struct UniqueNames {
     /// Every name before duplicates are told apart.
     let originals: Set<String>
     private var claimed: Set<String> = []
