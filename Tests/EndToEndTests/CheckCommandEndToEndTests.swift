@@ -113,6 +113,41 @@ import Testing
     #expect(help.stdout.hasPrefix("OVERVIEW: Checks spec files without running them."))
   }
 
+  @Test func stateFieldsAreCheckedAgainstTheStateTypeWithoutRunning() async throws {
+    // A run finds these only when the step runs; check finds them along the whole path:
+    // struct fields, elements of arrays, optionals, and an enum state's cases.
+    let run = try await PoolFixture.run(
+      ["check", "Tests/Fixtures/check/paths"], executable: ReducerSpecEndToEndTests.examples)
+    #expect(run.status == 1)
+    #expect(
+      run.stdout == """
+        Tests/Fixtures/check/paths/repository-search.yaml
+          ✗ Tests/Fixtures/check/paths/repository-search.yaml:7:11: error: unknown key `isLoadin` in RepositorySearch.State; did you mean `isLoading`?
+                      isLoadin: true
+                      ^
+          ✗ Tests/Fixtures/check/paths/repository-search.yaml:8:27: error: unknown key `starz` in Repository; did you mean `stars`?
+                      repositories[0].starz: 3
+                                      ^
+          ✗ Tests/Fixtures/check/paths/repository-search.yaml:9:17: error: unknown key `titel` in AlertState; did you mean `title`?
+                      alert.titel: x
+                            ^
+          ✗ Tests/Fixtures/check/paths/repository-search.yaml:13:28: error: unknown key `acton` in AlertState.Button; did you mean `action`?
+                      alert.buttons[0].acton: retry
+                                       ^
+
+        Tests/Fixtures/check/paths/tic-tac-toe.yaml
+          ✗ Tests/Fixtures/check/paths/tic-tac-toe.yaml:7:17: error: unknown key `emal` in Login.State; did you mean `email`?
+                      login.emal: a
+                            ^
+          ✗ Tests/Fixtures/check/paths/tic-tac-toe.yaml:8:11: error: unknown case `logn` in TicTacToe.State; did you mean `login`?
+                      logn.email: a
+                      ^
+
+        Checked 2 files, 0 scenarios: 6 problems in 2 files.
+
+        """)
+  }
+
   @Test func withoutPathsItChecksTheSpecsDirectory() async throws {
     let run = try await PoolFixture.run(["check"], executable: ReducerSpecEndToEndTests.examples)
     #expect(run.status == 0)

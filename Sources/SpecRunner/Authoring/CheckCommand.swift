@@ -47,7 +47,15 @@ struct CheckCommand: AuthoringCommand {
     let report = MultiReporter(reporters)
     report.runStarted(RunPlan(files: files, jobs: 1))
     var suites: [SuiteResult] = []
-    for loaded in context.engine.load(files: files) {
+    let probe = ShapeProbe()
+    var pathChecks: [String: StatePathCheck] = [:]
+    for var loaded in context.engine.load(files: files) {
+      if loaded.errors.isEmpty, let name = loaded.feature, let feature = context.engine.features[name] {
+        let check =
+          pathChecks[name] ?? StatePathCheck(stateShape: probe.shape(of: feature.types.state.type))
+        pathChecks[name] = check
+        loaded.errors = Self.statePathProblems(in: loaded.file, engine: context.engine, check: check)
+      }
       for error in loaded.errors { report.fileFailed(error) }
       let results =
         loaded.errors.isEmpty
@@ -66,6 +74,29 @@ struct CheckCommand: AuthoringCommand {
       return 1
     }
     return result.exitStatus
+  }
+
+  /// The `state:` paths of a bound file that name no field of the feature's state, in the
+  /// order of the file, each once (an outline's rows share their steps).
+  @MainActor
+  private static func statePathProblems(in file: String, engine: SpecEngine, check: StatePathCheck) -> [SpecFileError] {
+    let (scenarios, source) = engine.scenarioSpecs(of: file)
+    var seen: Set<String> = []
+    var problems: [(line: Int, column: Int, error: SpecFileError)] = []
+    for scenario in scenarios {
+      for step in scenario.steps {
+        guard let state = step.state else { continue }
+        for problem in check.problems(in: state) {
+          let location = problem.location ?? FileLocation(file: file, line: 0, column: 0)
+          guard seen.insert("\(location) \(problem.message)").inserted else { continue }
+          let sourceLine = location.line > 0 ? source?.line(location.line).flatMap { $0.isEmpty ? nil : $0 } : nil
+          problems.append(
+            (location.line, location.column,
+             SpecFileError(file: file, location: location, message: problem.message, sourceLine: sourceLine)))
+        }
+      }
+    }
+    return problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }.map(\.error)
   }
 
   /// A scenario that checked out, as the reports show it: passed, or skipped with its

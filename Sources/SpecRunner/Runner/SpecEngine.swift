@@ -93,6 +93,13 @@ public final class SpecEngine: ScenarioEngine {
 
   // MARK: - Loading
 
+  /// The scenarios of a file as written (one per example row), in order, and the file's
+  /// text: for the authoring commands. Empty for a file with errors.
+  func scenarioSpecs(of path: String) -> (scenarios: [ScenarioSpec], source: SourceFile?) {
+    let file = compiled(path)
+    return (file.loaded.scenarios.compactMap { file.scenarios[$0.id]?.spec }, file.source)
+  }
+
   /// Why the scenario is skipped (its `skip:`), if it is; `nil` also for an unknown one.
   func skipReason(of id: ScenarioID) -> String? {
     compiled(id.file).scenarios[id]?.spec.skip
