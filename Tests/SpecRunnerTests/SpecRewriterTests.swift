@@ -250,6 +250,11 @@ import Testing
         """)
   }
 
+  @Test func anAbsolutePathIsNamedWithoutItsFirstSlash() {
+    #expect(UnifiedDiff.diff(old: "a\n", new: "b\n", path: "/tmp/specs/x.yaml").hasPrefix(
+      "--- a/tmp/specs/x.yaml\n+++ b/tmp/specs/x.yaml\n@@ -1 +1 @@\n"))
+  }
+
   @Test func diffsLikeDiffU() {
     let old = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
     let new = "a\nb\nc\nd\nE\nf\ng\nh\ni\nj\nk\n"

@@ -1,5 +1,6 @@
 /// A unified diff of two texts, as `diff -u` and `git diff` print it: `--- a/PATH`,
-/// `+++ b/PATH`, then hunks with three lines of context.
+/// `+++ b/PATH` (an absolute path without its first `/`, as `a/tmp/x.yaml`, so that
+/// `patch -p1` applies it from `/`), then hunks with three lines of context.
 enum UnifiedDiff {
   static let context = 3
 
@@ -9,7 +10,8 @@ enum UnifiedDiff {
     let a = lines(old)
     let b = lines(new)
     let script = editScript(a, b)
-    var out = "--- a/\(path)\n+++ b/\(path)\n"
+    let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
+    var out = "--- a/\(relative)\n+++ b/\(relative)\n"
     // Group the changes into hunks: changes closer than 2 × context lines share one.
     var index = 0
     while index < script.count {
