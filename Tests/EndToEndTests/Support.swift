@@ -43,10 +43,11 @@ enum PoolFixture {
     var output: String { normalized(stdout) }
   }
 
-  /// Variables of the environment that would change what the command does.
+  /// Variables of the environment that would change what the command does. CI services set
+  /// some of them (`CI`, `GITHUB_ACTIONS`), so a test that wants one passes it explicitly.
   static let controlledVariables = [
     "TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX", "TEST_SHARD_STATUS_FILE", "XML_OUTPUT_FILE", "TESTBRIDGE_TEST_ONLY",
-    "GITHUB_ACTIONS", "NO_COLOR", "SWIFT_BACKTRACE",
+    "GITHUB_ACTIONS", "NO_COLOR", "TERM", "CI", "SWIFT_BACKTRACE",
   ]
 
   static func process(
