@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes the Markdown pages of `reducer-spec doc`: `README.md`, the index of features,
 /// and one page per feature. The text depends only on the spec files and the results, so
 /// the same input gives the same pages, byte for byte.
@@ -117,15 +119,13 @@ struct DocWriter {
   }
 
   /// A `state:` mapping: one code span per assignment, one per line.
-  private func assignments(_ node: YAMLNode) -> String {
-    guard let mapping = node.mapping else { return Markdown.code(YAMLEmitter.flow(node)) }
-    return mapping.entries.map { Markdown.code("\($0.name): " + YAMLEmitter.flow($0.value)) }.joined(separator: "<br>")
-  }
+  private func assignments(_ node: YAMLNode) -> String { entries(node, separator: "<br>") }
 
-  /// An `initialState:` or `dependencies:` mapping on one line.
-  private func entries(_ node: YAMLNode) -> String {
+  /// A mapping as one code span per entry (an `initialState:` or `dependencies:` on one line).
+  private func entries(_ node: YAMLNode, separator: String = ", ") -> String {
     guard let mapping = node.mapping else { return Markdown.code(YAMLEmitter.flow(node)) }
-    return mapping.entries.map { Markdown.code("\($0.name): " + YAMLEmitter.flow($0.value)) }.joined(separator: ", ")
+    return mapping.entries.map { Markdown.code("\($0.name): " + YAMLEmitter.flow($0.value)) }
+      .joined(separator: separator)
   }
 
   // MARK: - Outcomes
@@ -191,5 +191,3 @@ struct DocWriter {
 extension String {
   fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }
-
-import Foundation

@@ -126,10 +126,6 @@ enum FeatureCatalog {
     return out
   }
 
-  private static func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)" + (count == 1 ? "" : "s")
-  }
-
   private static func indent(_ text: String, by width: Int) -> String {
     let pad = String(repeating: " ", count: width)
     var out = ""

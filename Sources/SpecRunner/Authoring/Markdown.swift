@@ -1,3 +1,5 @@
+import Foundation
+
 /// Markdown text for `reducer-spec doc`: code spans, escaped prose and tables, in the
 /// GitHub Flavored Markdown that GitHub, GitLab and most editors render.
 enum Markdown {
@@ -75,19 +77,13 @@ enum Markdown {
 
   /// A name as a file name: letters, digits, `-`, `_` and `.` kept, anything else `-`.
   static func fileName(_ name: String) -> String {
-    let kept = name.unicodeScalars.map { scalar -> String in
-      scalar.isASCII && (CharacterSetLike.isAlphanumeric(scalar) || "-_.".unicodeScalars.contains(scalar))
-        ? String(scalar) : "-"
-    }.joined()
+    let kept = String(
+      name.unicodeScalars.map { scalar -> Character in
+        let isKept = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+          || "-_.".unicodeScalars.contains(scalar)
+        return isKept ? Character(scalar) : "-"
+      })
     let trimmed = kept.drop { $0 == "." }
     return trimmed.isEmpty ? "feature" : String(trimmed)
   }
-
-  private enum CharacterSetLike {
-    static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-      ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-    }
-  }
 }
-
-import Foundation

@@ -98,23 +98,19 @@ struct RecordCommand: AsyncAuthoringCommand {
 
     for note in notes { context.output(note + "\n") }
     var summary =
-      "Recorded \(plural(recordedScenarios, "scenario")) in \(plural(recordedFiles, "file")); "
+      "Recorded \(counted(recordedScenarios, "scenario")) in \(counted(recordedFiles, "file")); "
     if changedFiles == 0 {
       summary += "no changes."
     } else if isCI {
-      summary += "\(plural(changedFiles, "file")) would change, but CI is set: nothing was written."
+      summary += "\(counted(changedFiles, "file")) would change, but CI is set: nothing was written."
       status = 1
     } else {
-      summary += "\(plural(changedFiles, "file")) changed."
+      summary += "\(counted(changedFiles, "file")) changed."
     }
     if brokenFiles > 0 {
-      summary += " \(plural(brokenFiles, "file")) with errors \(brokenFiles == 1 ? "was" : "were") left as \(brokenFiles == 1 ? "it is" : "they are")."
+      summary += " \(counted(brokenFiles, "file")) with errors \(brokenFiles == 1 ? "was" : "were") left as \(brokenFiles == 1 ? "it is" : "they are")."
     }
     context.output(summary + "\n")
     return status
-  }
-
-  private func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
   }
 }

@@ -120,7 +120,7 @@ func roundedSeconds(_ seconds: Double) -> Double {
   seconds.isFinite ? (max(seconds, 0) * 1000).rounded() / 1000 : 0
 }
 
-/// `1 file` or `2 files`.
-func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
-  "\(count) \(count == 1 ? singular : plural)"
+/// `1 file` or `2 files`; the plural is the singular with an `s` unless given.
+func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+  "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
 }
