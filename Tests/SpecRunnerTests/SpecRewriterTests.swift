@@ -278,6 +278,72 @@ import Testing
         """)
     #expect(UnifiedDiff.diff(old: old, new: old, path: "x.yaml") == "")
   }
+
+  /// The old lines the script keeps or deletes, and the new ones it keeps or inserts.
+  static func replay(_ script: [UnifiedDiff.Op], _ a: [String], _ b: [String]) -> (old: [String], new: [String]) {
+    var old: [String] = []
+    var new: [String] = []
+    for op in script {
+      switch op.kind {
+      case .same:
+        #expect(a[op.oldLine - 1] == b[op.newLine - 1])
+        old.append(a[op.oldLine - 1])
+        new.append(b[op.newLine - 1])
+      case .delete: old.append(a[op.oldLine - 1])
+      case .insert: new.append(b[op.newLine - 1])
+      }
+    }
+    return (old, new)
+  }
+
+  /// The length of a longest common subsequence, the slow way.
+  static func commonLength(_ a: [String], _ b: [String]) -> Int {
+    var row = [Int](repeating: 0, count: b.count + 1)
+    for i in a.indices.reversed() {
+      var next = row
+      for j in b.indices.reversed() {
+        next[j] = a[i] == b[j] ? row[j + 1] + 1 : max(row[j], next[j + 1])
+      }
+      row = next
+    }
+    return row[0]
+  }
+
+  @Test func theEditScriptIsAShortestOne() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+      let a = (0..<Int.random(in: 0...12, using: &generator)).map { _ in ["a", "b", "c"].randomElement()! }
+      let b = (0..<Int.random(in: 0...12, using: &generator)).map { _ in ["a", "b", "c"].randomElement()! }
+      let script = UnifiedDiff.editScript(a, b)
+      let replayed = Self.replay(script, a, b)
+      #expect(replayed.old == a && replayed.new == b, "\(a) → \(b)")
+      let edits = script.count { $0.kind != .same }
+      #expect(edits == a.count + b.count - 2 * Self.commonLength(a, b), "\(a) → \(b)")
+    }
+  }
+
+  @Test func aLargeFileWithChangesFarApartIsDiffedByItsChanges() {
+    // 40,000 lines: a table of every pair of lines would not fit in memory.
+    let a = (0..<40_000).map { "line \($0)" }
+    var b = a
+    b[3] = "changed"
+    b.insert("new", at: 39_000)
+    let script = UnifiedDiff.editScript(a, b)
+    #expect(script.count { $0.kind == .delete } == 1)
+    #expect(script.count { $0.kind == .insert } == 2)
+    let replayed = Self.replay(script, a, b)
+    #expect(replayed.old == a && replayed.new == b)
+  }
+
+  @Test func pastTheLimitTheMiddleIsReplacedWhole() {
+    let a = ["same", "x1", "y", "x2", "end"]
+    let b = ["same", "z1", "y", "z2", "end"]
+    let script = UnifiedDiff.editScript(a, b, maxEdits: 2)
+    #expect(script.map(\.kind) == [.same, .delete, .delete, .delete, .insert, .insert, .insert, .same])
+    let replayed = Self.replay(script, a, b)
+    #expect(replayed.old == a && replayed.new == b)
+    #expect(UnifiedDiff.editScript(a, b).map(\.kind) == [.same, .delete, .insert, .same, .delete, .insert, .same])
+  }
 }
 
 extension YAMLNode {

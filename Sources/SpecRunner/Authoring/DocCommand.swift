@@ -55,7 +55,7 @@ struct DocCommand: AuthoringCommand {
     }
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
     for (name, text) in pages {
-      if let reason = Self.writeAtomically(text, to: prefix + name) {
+      if let reason = FileOutput.replace(Array(text.utf8), at: prefix + name) {
         context.errorOutput("Error: cannot write '\(prefix + name)': \(reason)\n")
         return 1
       }
@@ -66,17 +66,13 @@ struct DocCommand: AuthoringCommand {
       context.errorOutput("\(file.error.location): error: \(file.error.message)\(more)\n")
     }
     let documented = project.fileCount - project.brokenFiles.count
-    var summary = "Wrote \(prefix)README.md and \(Self.count(project.features.count, "feature page"))"
-    summary += " for \(Self.count(documented, "spec file"))"
+    var summary = "Wrote \(prefix)README.md and \(counted(project.features.count, "feature page"))"
+    summary += " for \(counted(documented, "spec file"))"
     if !project.brokenFiles.isEmpty {
-      summary += "; \(Self.count(project.brokenFiles.count, "file")) with errors"
+      summary += "; \(counted(project.brokenFiles.count, "file")) with errors"
     }
     context.output(summary + ".\n")
     return project.brokenFiles.isEmpty ? 0 : 1
-  }
-
-  private static func count(_ number: Int, _ noun: String) -> String {
-    "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 
   /// Creates `path` and its missing parents; returns why it could not, as the system says it.
@@ -90,33 +86,6 @@ struct DocCommand: AuthoringCommand {
         guard error == EEXIST, stat(current, &status) == 0 else { return String(cString: strerror(error)) }
         if status.st_mode & S_IFMT != S_IFDIR { return String(cString: strerror(ENOTDIR)) }
       }
-    }
-    return nil
-  }
-
-  /// Writes `text` to a new file next to `path`, then renames it to `path`, so that a reader
-  /// sees the old page or the new one, never a part; returns why it could not.
-  private static func writeAtomically(_ text: String, to path: String) -> String? {
-    let temporary = path + ".tmp-\(getpid())"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
-    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        let error = errno
-        close(descriptor)
-        unlink(temporary)
-        return String(cString: strerror(error))
-      }
-      bytes = bytes.dropFirst(written)
-    }
-    close(descriptor)
-    guard rename(temporary, path) == 0 else {
-      let error = errno
-      unlink(temporary)
-      return String(cString: strerror(error))
     }
     return nil
   }

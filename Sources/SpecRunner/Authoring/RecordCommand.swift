@@ -88,10 +88,8 @@ struct RecordCommand: AsyncAuthoringCommand {
         UnifiedDiff.diff(
           old: String(decoding: data, as: UTF8.self), new: String(decoding: rewritten, as: UTF8.self), path: path))
       if isCI { continue }
-      do {
-        try Data(rewritten).write(to: URL(fileURLWithPath: path))
-      } catch {
-        context.errorOutput("\(path): error: cannot write the file: \(error.localizedDescription)\n")
+      if let reason = FileOutput.replace(rewritten, at: path) {
+        context.errorOutput("\(path): error: cannot write the file: \(reason)\n")
         status = 1
       }
     }

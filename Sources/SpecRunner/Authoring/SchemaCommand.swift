@@ -30,27 +30,10 @@ struct SchemaCommand: AuthoringCommand {
       context.output(text)
       return 0
     }
-    if let reason = Self.write(text, to: output) {
+    if let reason = FileOutput.write(Array(text.utf8), to: output) {
       context.errorOutput("Error: cannot write the schema to \(output): \(reason)\n")
       return 1
     }
     return 0
-  }
-
-  /// Writes the file; the system's reason (`No such file or directory`) when it cannot.
-  static func write(_ text: String, to path: String) -> String? {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-    defer { close(descriptor) }
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return String(cString: strerror(errno))
-      }
-      bytes = bytes.dropFirst(written)
-    }
-    return nil
   }
 }

@@ -72,42 +72,95 @@ enum UnifiedDiff {
     var newLine: Int
   }
 
-  /// A shortest edit script by the longest common subsequence (spec files are small).
-  static func editScript(_ a: [String], _ b: [String]) -> [Op] {
+  /// An edit script: the lines both texts share at their start and end, and between them
+  /// a shortest script by Myers' algorithm (as `git diff` finds it), which takes time and
+  /// memory by the size of the change rather than of the file. Past `maxEdits` lines
+  /// changed, the middle is written as deleted, then inserted, whole.
+  static func editScript(_ a: [String], _ b: [String], maxEdits: Int = 2000) -> [Op] {
     var prefix = 0
     while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
     var suffix = 0
     while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
       suffix += 1
     }
-    let x = Array(a[prefix..<(a.count - suffix)])
-    let y = Array(b[prefix..<(b.count - suffix)])
-    // lcs[i][j]: the LCS length of x[i...] and y[j...].
-    var lcs = Array(repeating: Array(repeating: 0, count: y.count + 1), count: x.count + 1)
-    for i in stride(from: x.count - 1, through: 0, by: -1) {
-      for j in stride(from: y.count - 1, through: 0, by: -1) {
-        lcs[i][j] = x[i] == y[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
-      }
-    }
+    let x = a[prefix..<(a.count - suffix)]
+    let y = b[prefix..<(b.count - suffix)]
+    let middle =
+      shortestEdits(Array(x), Array(y), maxEdits: maxEdits)
+      ?? Array(repeating: .delete, count: x.count) + Array(repeating: .insert, count: y.count)
+
     var ops: [Op] = (0..<prefix).map { Op(kind: .same, oldLine: $0 + 1, newLine: $0 + 1) }
-    var i = 0
-    var j = 0
-    while i < x.count || j < y.count {
-      if i < x.count, j < y.count, x[i] == y[j] {
-        ops.append(Op(kind: .same, oldLine: prefix + i + 1, newLine: prefix + j + 1))
-        i += 1
-        j += 1
-      } else if i < x.count, j == y.count || lcs[i + 1][j] >= lcs[i][j + 1] {
-        ops.append(Op(kind: .delete, oldLine: prefix + i + 1, newLine: prefix + j + 1))
-        i += 1
-      } else {
-        ops.append(Op(kind: .insert, oldLine: prefix + i + 1, newLine: prefix + j + 1))
-        j += 1
-      }
+    var oldLine = prefix + 1
+    var newLine = prefix + 1
+    for kind in middle {
+      ops.append(Op(kind: kind, oldLine: oldLine, newLine: newLine))
+      if kind != .insert { oldLine += 1 }
+      if kind != .delete { newLine += 1 }
     }
     for k in 0..<suffix {
       ops.append(Op(kind: .same, oldLine: a.count - suffix + k + 1, newLine: b.count - suffix + k + 1))
     }
     return ops
+  }
+
+  /// Myers' greedy algorithm: the moves of a shortest path from `(0, 0)` to the end, each
+  /// diagonal (`same`), right (`delete`) or down (`insert`); `nil` past `maxEdits` moves.
+  private static func shortestEdits(_ x: [String], _ y: [String], maxEdits: Int) -> [Op.Kind]? {
+    let n = x.count
+    let m = y.count
+    let total = n + m
+    if total == 0 { return [] }
+    // frontier[k + total]: the furthest x reached on diagonal k = x - y.
+    var frontier = [Int](repeating: 0, count: 2 * total + 1)
+    // trace[d][k + d]: the frontier after d edits, for k in -d...d.
+    var trace: [[Int]] = []
+    for d in 0...min(total, maxEdits) {
+      for k in stride(from: -d, through: d, by: 2) {
+        var i =
+          k == -d || (k != d && frontier[k - 1 + total] < frontier[k + 1 + total])
+          ? frontier[k + 1 + total] : frontier[k - 1 + total] + 1
+        var j = i - k
+        while i < n, j < m, x[i] == y[j] {
+          i += 1
+          j += 1
+        }
+        frontier[k + total] = i
+        if i >= n, j >= m {
+          trace.append(Array(frontier[(total - d)...(total + d)]))
+          return backtrack(trace, n: n, m: m)
+        }
+      }
+      trace.append(Array(frontier[(total - d)...(total + d)]))
+    }
+    return nil
+  }
+
+  /// The moves of the path that `trace` found, from the end back to the start.
+  private static func backtrack(_ trace: [[Int]], n: Int, m: Int) -> [Op.Kind] {
+    var kinds: [Op.Kind] = []
+    var i = n
+    var j = m
+    for d in stride(from: trace.count - 1, to: 0, by: -1) {
+      let previous = trace[d - 1]
+      func reached(_ k: Int) -> Int { previous[k + d - 1] }
+      let k = i - j
+      let down = k == -d || (k != d && reached(k - 1) < reached(k + 1))
+      let previousK = down ? k + 1 : k - 1
+      let previousI = reached(previousK)
+      let afterMove = down ? previousI : previousI + 1
+      while i > afterMove {
+        kinds.append(.same)
+        i -= 1
+        j -= 1
+      }
+      kinds.append(down ? .insert : .delete)
+      i = previousI
+      j = previousI - previousK
+    }
+    while i > 0 {
+      kinds.append(.same)
+      i -= 1
+    }
+    return kinds.reversed()
   }
 }
