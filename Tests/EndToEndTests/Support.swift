@@ -47,7 +47,7 @@ enum PoolFixture {
   /// some of them (`CI`, `GITHUB_ACTIONS`), so a test that wants one passes it explicitly.
   static let controlledVariables = [
     "TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX", "TEST_SHARD_STATUS_FILE", "XML_OUTPUT_FILE", "TESTBRIDGE_TEST_ONLY",
-    "GITHUB_ACTIONS", "NO_COLOR", "TERM", "CI", "SWIFT_BACKTRACE",
+    "GITHUB_ACTIONS", "NO_COLOR", "TERM", "CI", "SWIFT_BACKTRACE", "COLUMNS",
   ]
 
   static func process(
