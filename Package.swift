@@ -62,10 +62,17 @@ let package = Package(
       name: "reducer-spec",
       dependencies: ["ExampleFeatures", "SpecRunner"]
     ),
+    // What the test targets share: an IssueReporter that collects issues.
+    .target(
+      name: "TestSupport",
+      dependencies: [.product(name: "IssueReporting", package: "xctest-dynamic-overlay")],
+      path: "Tests/TestSupport"
+    ),
     .testTarget(
       name: "ReducerCoreTests",
       dependencies: [
         "ReducerCore",
+        "TestSupport",
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
         // Without it, an issue that IssueReporting reports under Swift Testing on Linux is
         // only printed, and a failing TestStore step would not fail its test.
@@ -116,6 +123,7 @@ let package = Package(
       name: "ExampleFeaturesTests",
       dependencies: [
         "ExampleFeatures",
+        "TestSupport",
         "ReducerCore",
         // Without it, an issue that IssueReporting reports under Swift Testing on Linux is
         // only printed, and a failing TestStore step would not fail its test.

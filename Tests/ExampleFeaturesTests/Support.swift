@@ -1,5 +1,6 @@
 import Foundation
 import IssueReporting
+import TestSupport
 import Testing
 
 // MARK: - Errors
@@ -17,29 +18,6 @@ struct TestError: LocalizedError, Equatable {
 
 // MARK: - Issues
 
-/// Collects the issues reported while it is installed, instead of failing the test, so a
-/// test can assert an issue that it expects, word for word.
-final class IssueCollector: IssueReporter, @unchecked Sendable {
-  private let lock = NSLock()
-  private var items: [String] = []
-
-  var messages: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return items
-  }
-
-  func reportIssue(
-    _ message: @autoclosure () -> String?, severity: IssueSeverity, fileID: StaticString, filePath: StaticString,
-    line: UInt, column: UInt
-  ) {
-    let text = message() ?? ""
-    lock.lock()
-    items.append(text)
-    lock.unlock()
-  }
-}
-
 /// Runs `body` with the issues it reports collected, and returns their messages.
 ///
 /// Create the store inside `body`, so that its end-of-test checks are collected too.
@@ -49,7 +27,7 @@ func collectIssues(_ body: @MainActor () async -> Void) async -> [String] {
   await withIssueReporters([collector]) {
     await body()
   }
-  return collector.messages
+  return collector.issues.map(\.message)
 }
 
 // MARK: - JSON

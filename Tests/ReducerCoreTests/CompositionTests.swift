@@ -1,6 +1,7 @@
 import CasePaths
 import Clocks
 import ReducerCore
+import TestSupport
 import Testing
 
 // MARK: - Fixtures (local to this file)
@@ -356,13 +357,13 @@ private func expectNoIssues(
       let store = TestStore<Mode.State, Mode.Action>(initialState: .viewing(3)) {
         Scope(state: \.editing, action: \.editing) { Mode.editor }
       }
-      // Reported, and the state is left alone.
+      // ReportedIssue, and the state is left alone.
       await store.send(.editing(.bump))
       #expect(store.state == .viewing(3))
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             A "Scope" at "ReducerCoreTests/CompositionTests.swift:\(scopeLine)" received a child action when \
             the state was in another case. …
@@ -394,7 +395,7 @@ private func expectNoIssues(
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             A "Scope" at "ReducerCoreTests/CompositionTests.swift:\(ifCaseLetLine)" received a child action when \
             the state was in another case. …
@@ -452,7 +453,7 @@ private func expectNoIssues(
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             A "Scope" at "ReducerCoreTests/CompositionTests.swift:\(scopeLine)" received a child action when \
             the state was in another case. …

@@ -2,6 +2,7 @@ import CasePaths
 import Clocks
 import Dependencies
 import ReducerCore
+import TestSupport
 import Testing
 
 // MARK: - Fixtures (local to this file)
@@ -322,7 +323,7 @@ private func expectNoIssues(
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             An "Effect.run" returned from "ReducerCoreTests/EffectTests.swift:\(runLine)" threw an \
             unhandled error: EffectsFailure(message: "offline")

@@ -1,6 +1,7 @@
 import Clocks
 import Dependencies
 import ReducerCore
+import TestSupport
 import Testing
 
 /// Every message a TestStore can report, word for word, at the line of the step.
@@ -15,7 +16,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             A state change does not match expectation: …
 
@@ -47,7 +48,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             State was not expected to change, but a change occurred: …
 
@@ -71,7 +72,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             Expected state to change, but no change occurred.
 
@@ -99,7 +100,7 @@ import Testing
       line = #line + 1
       await store.send(.increment) { _ in throw Oops() }
     }
-    #expect(issues == [Reported(message: "Threw error: Oops()", line: line)])
+    #expect(issues == [ReportedIssue(message: "Threw error: Oops()", line: line)])
   }
 
   @Test func sendingBeforeReceiving() async {
@@ -113,7 +114,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             Must handle 1 received action before sending an action: …
 
@@ -134,7 +135,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             The store received 2 unexpected actions by the end of this test: …
 
@@ -158,7 +159,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             An effect returned for this action is still running. It must complete before the end of the test. …
 
@@ -189,7 +190,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message:
             "Expected to receive an action, but received none. No effects are in flight, so none can arrive.",
           line: line)
@@ -209,7 +210,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             Expected to receive an action, but received none after 0.02 seconds. 1 effect is still in \
             flight: an effect may need more time (a longer timeout), or an effect may be waiting on a \
@@ -228,7 +229,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             Received unexpected action: …
 
@@ -250,7 +251,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             Received unexpected action: …
 
@@ -271,7 +272,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             Received unexpected action: …
 
@@ -295,8 +296,8 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(message: "There were no received actions to skip.", line: lines[0]),
-        Reported(message: "There were no in-flight effects to skip.", line: lines[1]),
+        ReportedIssue(message: "There were no received actions to skip.", line: lines[0]),
+        ReportedIssue(message: "There were no in-flight effects to skip.", line: lines[1]),
       ])
   }
 
@@ -313,7 +314,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: "Expected effects to finish, but 1 effect is still in flight after 0.02 seconds.", line: line)
       ])
   }
@@ -371,7 +372,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             A state change does not match expectation: …
 
@@ -400,8 +401,8 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(message: "Skipped receiving PingPong.Action.pong", line: lines[0], isExpected: true),
-        Reported(message: "Skipped receiving PingPong.Action.pong", line: lines[1], isExpected: true),
+        ReportedIssue(message: "Skipped receiving PingPong.Action.pong", line: lines[0], isExpected: true),
+        ReportedIssue(message: "Skipped receiving PingPong.Action.pong", line: lines[1], isExpected: true),
       ])
   }
 
@@ -416,7 +417,7 @@ import Testing
     }
     #expect(
       issues == [
-        Reported(
+        ReportedIssue(
           message: """
             Expected to receive PingPong.Action.ping, but received none. The actions received that do not \
             match: [
