@@ -193,7 +193,7 @@ import Testing
     #expect(
       run.stderr
         == "Tests/Fixtures/doc/broken.yaml:6:9: error: unknown key `stat` in a step; did you mean `state`?\n")
-    #expect(try Self.files(in: output) == ["Forever.md", "README.md", "Tally.md"])
+    #expect(try Self.files(in: output) == [".reducer-spec-doc", "Forever.md", "README.md", "Tally.md"])
     #expect(try Self.read(output + "/README.md") == Self.plainIndex)
     #expect(try Self.read(output + "/Tally.md") == Self.plainTally)
     #expect(
@@ -307,6 +307,46 @@ import Testing
       ["Tests/Fixtures/nothing", "-o", output], "no such file or directory: 'Tests/Fixtures/nothing'")
     // Nothing was written.
     #expect(try Self.files(in: output) == [])
+  }
+
+  @Test func thePageOfAFeatureThatIsGoneIsRemoved() async throws {
+    let temporary = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: temporary) }
+    let output = temporary + "/docs"
+    let first = try await Self.run(["Tests/Fixtures/doc/tally.yaml", "Tests/Fixtures/doc/forever.yaml", "-o", output])
+    #expect(first.status == 0)
+    #expect(try Self.files(in: output) == [".reducer-spec-doc", "Forever.md", "README.md", "Tally.md"])
+    #expect(
+      try Self.read(output + "/.reducer-spec-doc") == """
+        # The pages that `reducer-spec doc` wrote here; it removes those it no longer writes.
+        README.md
+        Forever.md
+        Tally.md
+
+        """)
+    // Files that doc did not write stay, whatever the list says.
+    FileManager.default.createFile(atPath: output + "/notes.md", contents: Data("mine\n".utf8))
+    FileManager.default.createFile(atPath: temporary + "/outside.md", contents: Data())
+    let list = try Self.read(output + "/.reducer-spec-doc") + "../outside.md\n.hidden.md\n"
+    try Data(list.utf8).write(to: URL(fileURLWithPath: output + "/.reducer-spec-doc"))
+
+    let second = try await Self.run(["Tests/Fixtures/doc/tally.yaml", "-o", output])
+    #expect(second.status == 0)
+    #expect(
+      second.stdout == """
+        Removed \(output)/Forever.md: no spec file describes its feature now.
+        Wrote \(output)/README.md and 1 feature page for 1 spec file.
+
+        """)
+    #expect(try Self.files(in: output) == [".reducer-spec-doc", "README.md", "Tally.md", "notes.md"])
+    #expect(FileManager.default.fileExists(atPath: temporary + "/outside.md"))
+    #expect(
+      try Self.read(output + "/.reducer-spec-doc") == """
+        # The pages that `reducer-spec doc` wrote here; it removes those it no longer writes.
+        README.md
+        Tally.md
+
+        """)
   }
 
   @Test func directoriesAndPagesThatCannotBeWritten() async throws {

@@ -60,6 +60,20 @@ struct DocCommand: AuthoringCommand {
         return 1
       }
     }
+    // The pages of the last run that this one did not write again: features gone.
+    let written = pages.map(\.0)
+    for name in Self.pagesOfLastRun(in: prefix) where !written.contains(name) {
+      var status = stat()
+      guard lstat(prefix + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+      if unlink(prefix + name) == 0 {
+        context.output("Removed \(prefix + name): no spec file describes its feature now.\n")
+      }
+    }
+    let manifest = Self.manifestHeader + written.map { $0 + "\n" }.joined()
+    if let reason = FileOutput.replace(Array(manifest.utf8), at: prefix + Self.manifestName) {
+      context.errorOutput("Error: cannot write '\(prefix + Self.manifestName)': \(reason)\n")
+      return 1
+    }
 
     for file in project.brokenFiles {
       let more = file.errorCount > 1 ? " (and \(file.errorCount - 1) more)" : ""
@@ -73,6 +87,20 @@ struct DocCommand: AuthoringCommand {
     }
     context.output(summary + ".\n")
     return project.brokenFiles.isEmpty ? 0 : 1
+  }
+
+  /// The list of the pages a run wrote, in the output directory: the next run removes the
+  /// ones it does not write again, and nothing else.
+  static let manifestName = ".reducer-spec-doc"
+  static let manifestHeader = "# The pages that `reducer-spec doc` wrote here; it removes those it no longer writes.\n"
+
+  /// The pages that the manifest in `prefix` names: file names ending in `.md`, without a
+  /// `/` or a leading `.`, so that an edited manifest cannot point outside the directory.
+  private static func pagesOfLastRun(in prefix: String) -> [String] {
+    guard let text = try? String(contentsOfFile: prefix + manifestName, encoding: .utf8) else { return [] }
+    return text.split(separator: "\n").map(String.init).filter {
+      $0.hasSuffix(".md") && !$0.hasPrefix(".") && !$0.contains("/")
+    }
   }
 
   /// Creates `path` and its missing parents; returns why it could not, as the system says it.
