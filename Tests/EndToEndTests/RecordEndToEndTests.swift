@@ -151,6 +151,27 @@ import Testing
     #expect(text.contains("state: { query: swift }\n"))
   }
 
+  /// Each file is recorded in a process of its own: a reducer that traps ends its file's
+  /// recording, and the other files are recorded.
+  @Test func aTrapLeavesItsFileAsItIsAndTheOthersAreRecorded() async throws {
+    let root = try Self.copies(["Tests/Fixtures/specs/misbehaving.yaml", "Tests/Fixtures/record/wrong.yaml"])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let before = try Self.text(root, "specs/misbehaving.yaml")
+    let run = try await PoolFixture.run(["record", "specs"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 1)
+    #expect(
+      run.stderr == """
+        specs/misbehaving.yaml: error: recording crashed with signal SIGILL (illegal instruction) in the step at specs/misbehaving.yaml:9:9; the file was left as it is
+        Its last lines on standard error:
+          Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range
+
+        """)
+    #expect(
+      run.stdout == Self.wrongDiff
+        + "Recorded 3 scenarios in 1 file; 1 file changed. 1 file with errors was left as it is.\n")
+    #expect(try Self.text(root, "specs/misbehaving.yaml") == before)
+  }
+
   @Test func aFileWithErrorsIsReportedAndLeftAsItIs() async throws {
     let root = try Self.copies(["Tests/Fixtures/invalid/unknown-key.yaml", "Tests/Fixtures/specs/passing.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }

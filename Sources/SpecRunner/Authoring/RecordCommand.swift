@@ -1,10 +1,15 @@
 import ArgumentParser
 import Foundation
 
-/// `reducer-spec record [PATH…] [--filter TEXT]`: runs the selected scenarios in this
-/// process and rewrites their expectations from what really happened, as snapshot
-/// testing's record mode does; prints a unified diff of each file it changes. With `CI`
-/// set, it writes nothing and fails when anything would change.
+/// `reducer-spec record [PATH…] [--filter TEXT]`: runs the selected scenarios and rewrites
+/// their expectations from what really happened, as snapshot testing's record mode does;
+/// prints a unified diff of each file it changes. With `CI` set, it writes nothing and
+/// fails when anything would change.
+///
+/// Each file is recorded in a process of its own (the same executable, started with
+/// ``recordWorkerArgument``), so that a reducer that traps ends the recording of its file
+/// only: the file is left as it is, the crash is reported with the step it happened in,
+/// and the other files are recorded.
 struct RecordCommand: AsyncAuthoringCommand {
   static let configuration = CommandConfiguration(
     commandName: "reducer-spec record",
@@ -32,9 +37,6 @@ struct RecordCommand: AsyncAuthoringCommand {
   func runAsync(in context: AuthoringContext) async throws -> Int32 {
     let files = try SpecPaths.expand(paths)
     let isCI = Self.isCI(context.environment)
-    var selection = ScenarioSelection()
-    selection.filters = [filter].compactMap { $0 }.filter { !$0.isEmpty }
-    let engine = context.engine
     var status: Int32 = 0
     var recordedScenarios = 0
     var recordedFiles = 0
@@ -42,56 +44,19 @@ struct RecordCommand: AsyncAuthoringCommand {
     var brokenFiles = 0
     var notes: [String] = []
 
-    for loaded in engine.load(files: files) {
-      guard loaded.errors.isEmpty else {
-        for error in loaded.errors { context.errorOutput(error.description + "\n") }
-        brokenFiles += 1
-        status = 1
-        continue
+    for path in files {
+      let outcome = Self.recordInProcessOfItsOwn(
+        path, filter: filter, write: !isCI, environment: context.environment)
+      if !outcome.errors.isEmpty { context.errorOutput(outcome.errors) }
+      context.output(outcome.diff)
+      notes += outcome.notes
+      if outcome.failed { status = 1 }
+      if outcome.broken { brokenFiles += 1 }
+      if outcome.scenarios > 0 {
+        recordedScenarios += outcome.scenarios
+        recordedFiles += 1
       }
-      let selected = selection.apply(to: loaded.scenarios)
-      guard !selected.isEmpty else { continue }
-      var recordings: [Int: [ScenarioRecording]] = [:]
-      var recordedHere = 0
-      for planned in selected {
-        guard let (spec, program) = engine.scenario(planned.id) else { continue }
-        if spec.skip != nil { continue }
-        guard spec.isExhaustive else {
-          notes.append("\(spec.location): note: exhaustivity is off: this scenario is left as it is")
-          continue
-        }
-        guard let recordable = program as? any RecordableScenario else { continue }
-        recordings[planned.id.scenario, default: []].append(await recordable.record())
-        recordedHere += 1
-      }
-      guard recordedHere > 0 else { continue }
-      recordedScenarios += recordedHere
-      recordedFiles += 1
-
-      let path = loaded.file
-      guard let data = FileManager.default.contents(atPath: path),
-        let root = try? YAMLParser().parse(bytes: Array(data), path: path)
-      else {
-        context.errorOutput("\(path): error: the file could not be read again to rewrite it\n")
-        status = 1
-        continue
-      }
-      var rewriter = SpecRewriter(source: root.source ?? SourceFile(path: path, bytes: Array(data)), root: root)
-      for index in recordings.keys.sorted() {
-        rewriter.apply(recordings[index]!, scenario: index)
-      }
-      notes += rewriter.notes.map { "\($0.location): note: \($0.message)" }
-      let rewritten = rewriter.rewritten
-      guard rewritten != Array(data) else { continue }
-      changedFiles += 1
-      context.output(
-        UnifiedDiff.diff(
-          old: String(decoding: data, as: UTF8.self), new: String(decoding: rewritten, as: UTF8.self), path: path))
-      if isCI { continue }
-      if let reason = FileOutput.replace(rewritten, at: path) {
-        context.errorOutput("\(path): error: cannot write the file: \(reason)\n")
-        status = 1
-      }
+      if outcome.changed { changedFiles += 1 }
     }
 
     for note in notes { context.output(note + "\n") }
@@ -110,5 +75,195 @@ struct RecordCommand: AsyncAuthoringCommand {
     }
     context.output(summary + "\n")
     return status
+  }
+
+  // MARK: - One file
+
+  /// What recording one file did.
+  struct FileOutcome: Codable, Equatable {
+    /// How many scenarios were recorded.
+    var scenarios = 0
+    /// Whether the file changed (or would have, with `CI` set).
+    var changed = false
+    /// The file has errors, or its recording crashed: it was left as it is.
+    var broken = false
+    /// Anything that makes `record` exit 1 besides the summary's reasons.
+    var failed = false
+    /// The unified diff of the file, if it changed.
+    var diff = ""
+    /// For standard error: the file's errors, or why it could not be written.
+    var errors = ""
+    /// `PATH:LINE:COLUMN: note: …` lines, printed after every file's diff.
+    var notes: [String] = []
+  }
+
+  /// Records the selected scenarios of the file at `path` and rewrites it (when `write`).
+  /// `onStep` is told each step's place before the step runs.
+  @MainActor
+  static func recordFile(
+    _ path: String, filter: String?, write: Bool, engine: SpecEngine, onStep: (FileLocation) -> Void
+  ) async -> FileOutcome {
+    var outcome = FileOutcome()
+    var selection = ScenarioSelection()
+    selection.filters = [filter].compactMap { $0 }.filter { !$0.isEmpty }
+    for loaded in engine.load(files: [path]) {
+      guard loaded.errors.isEmpty else {
+        outcome.errors += loaded.errors.map { $0.description + "\n" }.joined()
+        outcome.broken = true
+        outcome.failed = true
+        continue
+      }
+      var recordings: [Int: [ScenarioRecording]] = [:]
+      for planned in selection.apply(to: loaded.scenarios) {
+        guard let (spec, program) = engine.scenario(planned.id) else { continue }
+        if spec.skip != nil { continue }
+        guard spec.isExhaustive else {
+          outcome.notes.append("\(spec.location): note: exhaustivity is off: this scenario is left as it is")
+          continue
+        }
+        guard let recordable = program as? any RecordableScenario else { continue }
+        recordings[planned.id.scenario, default: []].append(await recordable.record(onStep: onStep))
+        outcome.scenarios += 1
+      }
+      guard outcome.scenarios > 0 else { continue }
+
+      let file = loaded.file
+      guard let data = FileManager.default.contents(atPath: file),
+        let root = try? YAMLParser().parse(bytes: Array(data), path: file)
+      else {
+        outcome.errors += "\(file): error: the file could not be read again to rewrite it\n"
+        outcome.failed = true
+        continue
+      }
+      var rewriter = SpecRewriter(source: root.source ?? SourceFile(path: file, bytes: Array(data)), root: root)
+      for index in recordings.keys.sorted() {
+        rewriter.apply(recordings[index]!, scenario: index)
+      }
+      outcome.notes += rewriter.notes.map { "\($0.location): note: \($0.message)" }
+      let rewritten = rewriter.rewritten
+      guard rewritten != Array(data) else { continue }
+      outcome.changed = true
+      outcome.diff = UnifiedDiff.diff(
+        old: String(decoding: data, as: UTF8.self), new: String(decoding: rewritten, as: UTF8.self), path: file)
+      if write, let reason = FileOutput.replace(rewritten, at: file) {
+        outcome.errors += "\(file): error: cannot write the file: \(reason)\n"
+        outcome.failed = true
+      }
+    }
+    return outcome
+  }
+
+  // MARK: - A process per file
+
+  /// What the process that records a file writes on its channel, one JSON line each.
+  enum ChildMessage: Codable {
+    /// A step is about to run.
+    case step(String)
+    /// The file is done.
+    case outcome(FileOutcome)
+  }
+
+  /// Records the file in a new process of this executable and returns what it did; when
+  /// the process crashed, the file was left as it is and the outcome says so, with the
+  /// step it crashed in and the end of what it wrote to standard error.
+  @MainActor
+  static func recordInProcessOfItsOwn(
+    _ path: String, filter: String?, write: Bool, environment: [String: String]
+  ) -> FileOutcome {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ReducerSpecCommand.currentExecutable())
+    process.arguments = [recordWorkerArgument, path, filter ?? "", write ? "write" : "dry"]
+    var childEnvironment = environment
+    // As for a run's workers: the quote of a crash should end with its fatal error.
+    if childEnvironment["SWIFT_BACKTRACE"] == nil { childEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
+    process.environment = childEnvironment
+    let channel = Pipe()
+    let errors = Pipe()
+    process.standardOutput = channel
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    do {
+      try process.run()
+    } catch {
+      return FileOutcome(
+        broken: true, failed: true, errors: "\(path): error: cannot start a process to record the file: \(error)\n")
+    }
+    // Standard error is read on a thread of its own, so that neither pipe can fill up.
+    let errorOutput = ErrorOutput()
+    let reader = Thread { errorOutput.finish(errors.fileHandleForReading.readDataToEndOfFile()) }
+    reader.start()
+    let lines = channel.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let stderr = errorOutput.wait()
+
+    var lastStep: String?
+    var outcome: FileOutcome?
+    let decoder = JSONDecoder()
+    for line in lines.split(separator: UInt8(ascii: "\n")) {
+      switch try? decoder.decode(ChildMessage.self, from: Data(line)) {
+      case .step(let place)?: lastStep = place
+      case .outcome(let done)?: outcome = done
+      case nil: break
+      }
+    }
+    // What the scenarios printed goes on to standard error, as a run's workers' does.
+    let printed = String(decoding: stderr, as: UTF8.self)
+    if var outcome, process.terminationReason == .exit, process.terminationStatus == 0 {
+      outcome.errors = printed + outcome.errors
+      return outcome
+    }
+    let what =
+      process.terminationReason == .uncaughtSignal
+      ? "crashed with signal \(SignalName.describe(process.terminationStatus))"
+      : "ended with status \(process.terminationStatus)"
+    let place = lastStep.map { "in the step at \($0)" } ?? "before its first step"
+    let tail = WorkerPool.tail(of: Array(stderr), lines: WorkerPool.quotedErrorLines)
+    let quote = tail.isEmpty ? "" : "\nIts last lines on standard error:\n" + tail
+    return FileOutcome(
+      broken: true, failed: true,
+      errors: "\(path): error: recording \(what) \(place); the file was left as it is\(quote)\n")
+  }
+
+  /// Serves ``recordWorkerArgument``: records one file, reporting on the channel that was
+  /// standard output (standard output itself goes to standard error, so that what a
+  /// reducer prints cannot break the messages). Returns the exit status.
+  @MainActor
+  static func serve(arguments: [String], engine: any ScenarioEngine) async -> Int32 {
+    guard arguments.count == 4, let engine = engine as? SpecEngine else { return 64 }
+    let channel = WorkerMain.duplicateStandardOutput()
+    let encoder = JSONEncoder()
+    func send(_ message: ChildMessage) {
+      guard var bytes = try? encoder.encode(message) else { return }
+      bytes.append(UInt8(ascii: "\n"))
+      if !bytes.withUnsafeBytes({ writeAll(channel, $0) }) { _exit(4) }  // The command is gone.
+    }
+    let outcome = await recordFile(
+      arguments[1], filter: arguments[2].isEmpty ? nil : arguments[2], write: arguments[3] == "write",
+      engine: engine, onStep: { send(.step($0.description)) })
+    send(.outcome(outcome))
+    return 0
+  }
+}
+
+/// The first argument that starts an executable as the process that records one file.
+let recordWorkerArgument = "__record"
+
+/// A child's standard error, read to its end on another thread.
+private final class ErrorOutput: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var data: Data?
+
+  func finish(_ data: Data) {
+    condition.lock()
+    self.data = data
+    condition.signal()
+    condition.unlock()
+  }
+
+  func wait() -> Data {
+    condition.lock()
+    defer { condition.unlock() }
+    while data == nil { condition.wait() }
+    return data!
   }
 }

@@ -72,7 +72,8 @@ struct ScenarioRecording {
 /// A bound scenario that can run in record mode.
 @MainActor
 protocol RecordableScenario: AnyObject {
-  func record() async -> ScenarioRecording
+  /// `onStep` is called with each step's place before the step runs.
+  func record(onStep: (FileLocation) -> Void) async -> ScenarioRecording
 }
 
 extension TypedScenario: RecordableScenario {
@@ -80,16 +81,18 @@ extension TypedScenario: RecordableScenario {
   /// right: each `send:` and `receive:` step's state changes, the actions that effects
   /// sent and that no step received, and the action that a `receive:` really got. No
   /// failure is reported: the store's issues go to a collector that is thrown away.
-  func record() async -> ScenarioRecording {
+  func record(onStep: (FileLocation) -> Void) async -> ScenarioRecording {
     let collector = IssueCollector(file: scenario.location.file, source: nil, start: scenario.location)
     var recording = ScenarioRecording(steps: Array(repeating: ScenarioRecording.Step(), count: steps.count))
     await withIssueReporters([collector]) {
-      await record(into: &recording, collector: collector)
+      await record(into: &recording, collector: collector, onStep: onStep)
     }
     return recording
   }
 
-  private func record(into recording: inout ScenarioRecording, collector: IssueCollector) async {
+  private func record(
+    into recording: inout ScenarioRecording, collector: IssueCollector, onStep: (FileLocation) -> Void
+  ) async {
     // Stubs were checked when the file was bound; one that fails here is left out.
     let made = makeStore(fileID: #fileID, line: #line, column: #column, stubFailed: { _, _ in })
     let (store, testClock, context) = (made.store, made.testClock, made.context)
@@ -177,6 +180,7 @@ extension TypedScenario: RecordableScenario {
 
     for index in steps.indices {
       collector.currentStep = contexts[index].spec.location
+      onStep(contexts[index].spec.location)
       let assignments = contexts[index].state
       let timeout = contexts[index].spec.timeout
       switch steps[index] {

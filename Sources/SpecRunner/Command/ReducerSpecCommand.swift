@@ -12,7 +12,8 @@ import Foundation
 /// await ReducerSpecCommand.main { SpecEngine(registry: .myFeatures) }
 /// ```
 ///
-/// The same executable is started again as the worker processes that run the scenarios,
+/// The same executable is started again as the worker processes that run the scenarios
+/// (and as the process that records each file for `reducer-spec record`),
 /// so everything before the call must be safe to run more than once.
 public enum ReducerSpecCommand {
   /// What `--version` prints.
@@ -29,6 +30,9 @@ public enum ReducerSpecCommand {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == workerArgument {
       exit(await WorkerMain.serve(engine: engine()))
+    }
+    if arguments.first == recordWorkerArgument {
+      exit(await RecordCommand.serve(arguments: arguments, engine: engine()))
     }
     exit(await run(arguments: arguments, environment: ProcessInfo.processInfo.environment, engine: engine))
   }

@@ -108,7 +108,7 @@ enum WorkerMain {
   /// Moves the protocol to a descriptor of its own and points standard output at standard
   /// error, so that whatever a reducer prints cannot break the protocol: it is captured
   /// with the worker's standard error instead.
-  private static func duplicateStandardOutput() -> Int32 {
+  static func duplicateStandardOutput() -> Int32 {
     fflush(stdout)
     let channel = dup(1)
     _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
