@@ -6,10 +6,10 @@ import Foundation
 /// prints a unified diff of each file it changes. With `CI` set, it writes nothing and
 /// fails when anything would change.
 ///
-/// Each file is recorded in a process of its own (the same executable, started with
-/// ``recordWorkerArgument``), so that a reducer that traps ends the recording of its file
-/// only: the file is left as it is, the crash is reported with the step it happened in,
-/// and the other files are recorded.
+/// The files are recorded in a child process (the same executable, started with
+/// ``recordWorkerArgument``), one after another, so that a reducer that traps ends the
+/// recording of its file only: the file is left as it is, the crash is reported with the
+/// step it happened in, and a new child records the files after it.
 struct RecordCommand: AsyncAuthoringCommand {
   static let configuration = CommandConfiguration(
     commandName: "reducer-spec record",
@@ -44,9 +44,7 @@ struct RecordCommand: AsyncAuthoringCommand {
     var brokenFiles = 0
     var notes: [String] = []
 
-    for path in files {
-      let outcome = Self.recordInProcessOfItsOwn(
-        path, filter: filter, write: !isCI, environment: context.environment)
+    Self.recordInChildProcesses(files, filter: filter, write: !isCI, environment: context.environment) { outcome in
       if !outcome.errors.isEmpty { context.errorOutput(outcome.errors) }
       context.output(outcome.diff)
       notes += outcome.notes
@@ -153,83 +151,120 @@ struct RecordCommand: AsyncAuthoringCommand {
     return outcome
   }
 
-  // MARK: - A process per file
+  // MARK: - Child processes
 
-  /// What the process that records a file writes on its channel, one JSON line each.
+  /// What the child process writes on its channel, one JSON line each.
   enum ChildMessage: Codable {
     /// A step is about to run.
     case step(String)
-    /// The file is done.
+    /// The next file is done.
     case outcome(FileOutcome)
   }
 
-  /// Records the file in a new process of this executable and returns what it did; when
-  /// the process crashed, the file was left as it is and the outcome says so, with the
-  /// step it crashed in and the end of what it wrote to standard error.
+  /// Records `files` in child processes of this executable, and hands each file's outcome
+  /// to `handle` as it comes, in order. When a child crashes, the file it was on is left
+  /// as it is and its outcome says so, with the step it crashed in and the end of what the
+  /// child wrote to standard error; a new child goes on with the next file.
   @MainActor
-  static func recordInProcessOfItsOwn(
-    _ path: String, filter: String?, write: Bool, environment: [String: String]
-  ) -> FileOutcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ReducerSpecCommand.currentExecutable())
-    process.arguments = [recordWorkerArgument, path, filter ?? "", write ? "write" : "dry"]
+  static func recordInChildProcesses(
+    _ files: [String], filter: String?, write: Bool, environment: [String: String],
+    handle: (FileOutcome) -> Void
+  ) {
     var childEnvironment = environment
     // As for a run's workers: the quote of a crash should end with its fatal error.
     if childEnvironment["SWIFT_BACKTRACE"] == nil { childEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
-    process.environment = childEnvironment
-    let channel = Pipe()
-    let errors = Pipe()
-    process.standardOutput = channel
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return FileOutcome(
-        broken: true, failed: true, errors: "\(path): error: cannot start a process to record the file: \(error)\n")
-    }
-    // Standard error is read on a thread of its own, so that neither pipe can fill up.
-    let errorOutput = ErrorOutput()
-    let reader = Thread { errorOutput.finish(errors.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let lines = channel.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let stderr = errorOutput.wait()
-
-    var lastStep: String?
-    var outcome: FileOutcome?
-    let decoder = JSONDecoder()
-    for line in lines.split(separator: UInt8(ascii: "\n")) {
-      switch try? decoder.decode(ChildMessage.self, from: Data(line)) {
-      case .step(let place)?: lastStep = place
-      case .outcome(let done)?: outcome = done
-      case nil: break
+    var next = 0
+    while next < files.count {
+      let remaining = Array(files[next...])
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: ReducerSpecCommand.currentExecutable())
+      process.arguments = [recordWorkerArgument, filter ?? "", write ? "write" : "dry"]
+      process.environment = childEnvironment
+      let input = Pipe()
+      let channel = Pipe()
+      let errors = Pipe()
+      process.standardInput = input
+      process.standardOutput = channel
+      process.standardError = errors
+      do {
+        try process.run()
+      } catch {
+        for path in remaining {
+          handle(
+            FileOutcome(
+              broken: true, failed: true,
+              errors: "\(path): error: cannot start a process to record the file: \(error)\n"))
+        }
+        return
       }
+      // The files, as a JSON array: the child reads them all before it starts.
+      let paths = (try? JSONEncoder().encode(remaining)) ?? Data("[]".utf8)
+      let writer = Thread {
+        try? input.fileHandleForWriting.write(contentsOf: paths)
+        try? input.fileHandleForWriting.close()
+      }
+      writer.start()
+      // Standard error is read on a thread of its own, so that neither pipe can fill up.
+      let errorOutput = ErrorOutput()
+      let reader = Thread { errorOutput.finish(errors.fileHandleForReading.readDataToEndOfFile()) }
+      reader.start()
+
+      var lastStep: String?
+      var done = 0
+      var pending = Data()
+      let decoder = JSONDecoder()
+      while true {
+        let chunk = channel.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        pending += chunk
+        while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+          let line = pending[pending.startIndex..<end]
+          pending = Data(pending[(end + 1)...])
+          switch try? decoder.decode(ChildMessage.self, from: line) {
+          case .step(let place)?:
+            lastStep = place
+          case .outcome(let outcome)?:
+            lastStep = nil
+            done += 1
+            handle(outcome)
+          case nil:
+            break
+          }
+        }
+      }
+      process.waitUntilExit()
+      let stderr = errorOutput.wait()
+      next += done
+      if done == remaining.count, process.terminationReason == .exit, process.terminationStatus == 0 {
+        // What the scenarios printed goes on to standard error, as a run's workers' does.
+        if !stderr.isEmpty { handle(FileOutcome(errors: String(decoding: stderr, as: UTF8.self))) }
+        return
+      }
+      guard next < files.count else { return }
+      let what =
+        process.terminationReason == .uncaughtSignal
+        ? "crashed with signal \(SignalName.describe(process.terminationStatus))"
+        : "ended with status \(process.terminationStatus)"
+      let place = lastStep.map { "in the step at \($0)" } ?? "before its first step"
+      let tail = WorkerPool.tail(of: Array(stderr), lines: WorkerPool.quotedErrorLines)
+      let quote = tail.isEmpty ? "" : "\nIts last lines on standard error:\n" + tail
+      handle(
+        FileOutcome(
+          broken: true, failed: true,
+          errors: "\(files[next]): error: recording \(what) \(place); the file was left as it is\(quote)\n"))
+      next += 1
     }
-    // What the scenarios printed goes on to standard error, as a run's workers' does.
-    let printed = String(decoding: stderr, as: UTF8.self)
-    if var outcome, process.terminationReason == .exit, process.terminationStatus == 0 {
-      outcome.errors = printed + outcome.errors
-      return outcome
-    }
-    let what =
-      process.terminationReason == .uncaughtSignal
-      ? "crashed with signal \(SignalName.describe(process.terminationStatus))"
-      : "ended with status \(process.terminationStatus)"
-    let place = lastStep.map { "in the step at \($0)" } ?? "before its first step"
-    let tail = WorkerPool.tail(of: Array(stderr), lines: WorkerPool.quotedErrorLines)
-    let quote = tail.isEmpty ? "" : "\nIts last lines on standard error:\n" + tail
-    return FileOutcome(
-      broken: true, failed: true,
-      errors: "\(path): error: recording \(what) \(place); the file was left as it is\(quote)\n")
   }
 
-  /// Serves ``recordWorkerArgument``: records one file, reporting on the channel that was
-  /// standard output (standard output itself goes to standard error, so that what a
-  /// reducer prints cannot break the messages). Returns the exit status.
+  /// Serves ``recordWorkerArgument``: records the files that standard input lists (a JSON
+  /// array), reporting on the channel that was standard output (standard output itself
+  /// goes to standard error, so that what a reducer prints cannot break the messages).
+  /// Returns the exit status.
   @MainActor
   static func serve(arguments: [String], engine: any ScenarioEngine) async -> Int32 {
-    guard arguments.count == 4, let engine = engine as? SpecEngine else { return 64 }
+    guard arguments.count == 3, let engine = engine as? SpecEngine,
+      let files = try? JSONDecoder().decode([String].self, from: FileHandle.standardInput.readDataToEndOfFile())
+    else { return 64 }
     let channel = WorkerMain.duplicateStandardOutput()
     let encoder = JSONEncoder()
     func send(_ message: ChildMessage) {
@@ -237,10 +272,12 @@ struct RecordCommand: AsyncAuthoringCommand {
       bytes.append(UInt8(ascii: "\n"))
       if !bytes.withUnsafeBytes({ writeAll(channel, $0) }) { _exit(4) }  // The command is gone.
     }
-    let outcome = await recordFile(
-      arguments[1], filter: arguments[2].isEmpty ? nil : arguments[2], write: arguments[3] == "write",
-      engine: engine, onStep: { send(.step($0.description)) })
-    send(.outcome(outcome))
+    for path in files {
+      let outcome = await recordFile(
+        path, filter: arguments[1].isEmpty ? nil : arguments[1], write: arguments[2] == "write", engine: engine,
+        onStep: { send(.step($0.description)) })
+      send(.outcome(outcome))
+    }
     return 0
   }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// ```
 ///
 /// The same executable is started again as the worker processes that run the scenarios
-/// (and as the process that records each file for `reducer-spec record`),
+/// (and as the process that records the files for `reducer-spec record`),
 /// so everything before the call must be safe to run more than once.
 public enum ReducerSpecCommand {
   /// What `--version` prints.
