@@ -331,7 +331,19 @@ import Testing
       initialState: { cont: 1 }
       scenarios: [{ name: A, steps: [] }]
       """,
-      "initialState: 'cont' does not match any of the regexes: '^(count|secret)[.\\\\[]'"
+      #"initialState: 'cont' does not match any of the regexes: '^(?:count([.\\[].*)?|secret([.\\[].*)?)$'"#
+    ),
+    (
+      "unknown field in a state path",
+      """
+      feature: RepositorySearch
+      scenarios:
+        - name: A
+          steps:
+            - send: onSearchButtonTapped
+              state: { alert.titel: Oops }
+      """,
+      #"scenarios/0/steps/0/state: 'alert.titel' does not match any of the regexes: '^(?:searchText([.\\[].*)?|isLoading([.\\[].*)?|repositories([.\\[].*)?|alert(\\.(?:title([.\\[].*)?|message([.\\[].*)?|buttons([.\\[].*)?)|\\[.*)?)$'"#
     ),
     (
       "wrong state type",

@@ -208,17 +208,17 @@ struct SpecSchema {
 
     // State assignments: a field (or a case of an enum state), a path into one, or `self`.
     var stateProperties: [(String, JSONValue)] = []
-    var heads: [String] = []
+    var heads: [(name: String, rest: String)] = []
     switch shapes.state {
     case .record(_, let fields):
       for field in fields {
         stateProperties.append((field.name, value(field.shape)))
-        heads.append(field.name)
+        heads.append((field.name, Self.pathRest(after: field.shape)))
       }
-    case .enumeration(_, let cases):
+    case .enumeration(let named, let cases):
       for item in cases {
         stateProperties.append((item.name, payload(item.payload)))
-        heads.append(item.name)
+        heads.append((item.name, Self.pathRest(after: item.payload, of: named)))
       }
     default:
       break
@@ -494,10 +494,47 @@ struct SpecSchema {
     }
   }
 
-  /// `^(count|secret)[.\[]`: a path into one of these fields.
-  private static func pathPattern(_ heads: [String]) -> String {
-    "^(" + heads.map(escaped).joined(separator: "|") + #")[.\[]"#
+  /// A path into one of these fields: `^(?:count(…)|login(…))$`, where each `(…)` matches
+  /// what may follow the field (``pathRest(after:depth:)``).
+  private static func pathPattern(_ heads: [(name: String, rest: String)]) -> String {
+    "^(?:" + heads.map { escaped($0.name) + $0.rest }.joined(separator: "|") + ")$"
   }
+
+  /// What may follow a path component whose value has this shape, as a regular expression:
+  /// after a struct, `.` and one of its fields (and what may follow that field); after an
+  /// enum, `.` and one of its cases. The field names are checked as `reducer-spec check`
+  /// checks them; anything else (an index, a key, a type that contains itself, a custom
+  /// conformance, a path deeper than `maxPathDepth`) is left to the runner, so that the
+  /// schema never rejects a path that runs.
+  static func pathRest(after shape: TypeShape, depth: Int = 1) -> String {
+    let anything = #"([.\[].*)?"#
+    guard depth < maxPathDepth else { return anything }
+    var shape = shape
+    while case .optional(let wrapped) = shape { shape = wrapped }
+    let choices: [String]
+    switch shape {
+    case .record(_, let fields):
+      choices = fields.map { escaped($0.name) + pathRest(after: $0.shape, depth: depth + 1) }
+    case .enumeration(let named, let cases):
+      choices = cases.map { escaped($0.name) + pathRest(after: $0.payload, of: named, depth: depth + 1) }
+    default:
+      return anything
+    }
+    guard !choices.isEmpty else { return anything }
+    return #"(\.(?:"# + choices.joined(separator: "|") + #")|\[.*)?"#
+  }
+
+  /// What may follow an enum case: what may follow its payload.
+  static func pathRest(after payload: TypeShape.Payload, of named: TypeShape.Named, depth: Int = 1) -> String {
+    switch payload {
+    case .none: return #"([.\[].*)?"#
+    case .value(let shape): return pathRest(after: shape, depth: depth)
+    case .fields(let fields): return pathRest(after: .record(named, fields), depth: depth)
+    }
+  }
+
+  /// How many components of a path the schema checks.
+  static let maxPathDepth = 4
 
   private static func escaped(_ name: String) -> String {
     var out = ""
