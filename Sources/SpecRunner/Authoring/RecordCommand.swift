@@ -211,16 +211,13 @@ struct RecordCommand: AsyncAuthoringCommand {
 
       var lastStep: String?
       var done = 0
-      var pending = Data()
+      var lines = LineBuffer()
       let decoder = JSONDecoder()
       while true {
         let chunk = channel.fileHandleForReading.availableData
         if chunk.isEmpty { break }
-        pending += chunk
-        while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
-          let line = pending[pending.startIndex..<end]
-          pending = Data(pending[(end + 1)...])
-          switch try? decoder.decode(ChildMessage.self, from: line) {
+        for line in lines.append(chunk) {
+          switch try? decoder.decode(ChildMessage.self, from: Data(line)) {
           case .step(let place)?:
             lastStep = place
           case .outcome(let outcome)?:
@@ -266,10 +263,9 @@ struct RecordCommand: AsyncAuthoringCommand {
       let files = try? JSONDecoder().decode([String].self, from: FileHandle.standardInput.readDataToEndOfFile())
     else { return 64 }
     let channel = WorkerMain.duplicateStandardOutput()
-    let encoder = JSONEncoder()
+    let encoder = LineEncoder()
     func send(_ message: ChildMessage) {
-      guard var bytes = try? encoder.encode(message) else { return }
-      bytes.append(UInt8(ascii: "\n"))
+      let bytes = encoder.encode(message)
       if !bytes.withUnsafeBytes({ writeAll(channel, $0) }) { _exit(4) }  // The command is gone.
     }
     for path in files {

@@ -112,7 +112,8 @@ final class LineEncoder {
     return encode(request as any Encodable)
   }
 
-  private func encode(_ message: any Encodable) -> [UInt8] {
+  /// Any other message (`record`'s child uses it too).
+  func encode(_ message: any Encodable) -> [UInt8] {
     // Encoding these types cannot fail but for a non-finite duration; fall back to zero.
     var bytes = (try? encoder.encode(message)).map(Array.init) ?? Array("{}".utf8)
     bytes.append(UInt8(ascii: "\n"))
