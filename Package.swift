@@ -3,11 +3,16 @@ import PackageDescription
 
 let package = Package(
   name: "reducer-spec",
-  platforms: [.macOS(.v13), .iOS(.v16)],
+  // Linux and macOS: the command line starts worker processes with posix_spawn, which iOS
+  // does not have.
+  platforms: [.macOS(.v13)],
   products: [
     .library(name: "ReducerCore", targets: ["ReducerCore"]),
+    .library(name: "SpecYAML", targets: ["SpecYAML"]),
     .library(name: "SpecRunner", targets: ["SpecRunner"]),
+    .library(name: "ReducerSpecCLI", targets: ["ReducerSpecCLI"]),
     .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
+    .executable(name: "reducer-spec", targets: ["reducer-spec"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
@@ -36,14 +41,31 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // The YAML layer alone: libyaml's parser, nodes with source marks, a Decoder and an
+    // Encoder over them. It imports CYAML and Foundation only (ModuleBoundaryTests).
+    .target(name: "SpecYAML", dependencies: ["CYAML"]),
+    // The library: the spec format, state paths, features and stubs, the engine that runs
+    // a scenario on a TestStore, results and reporters. No ArgumentParser, no processes.
     .target(
       name: "SpecRunner",
       dependencies: [
-        "CYAML",
+        "SpecYAML",
         "ReducerCore",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    // The command line: subcommands, worker processes and their protocol, authoring.
+    .target(
+      name: "ReducerSpecCLI",
+      dependencies: [
+        "SpecRunner",
+        "SpecYAML",
+        "ReducerCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -60,9 +82,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "reducer-spec",
-      dependencies: ["ExampleFeatures", "SpecRunner"]
+      dependencies: ["ExampleFeatures", "SpecRunner", "ReducerSpecCLI"]
     ),
-    // What the test targets share: an IssueReporter that collects issues.
+    // What the test targets share: an IssueReporter that collects issues, temporary files,
+    // and Codable types shaped like the example features.
     .target(
       name: "TestSupport",
       dependencies: [.product(name: "IssueReporting", package: "xctest-dynamic-overlay")],
@@ -93,20 +116,28 @@ let package = Package(
     ),
     .executableTarget(
       name: "reducer-spec-fixtures",
-      dependencies: ["SpecFixtures", "SpecRunner"],
+      dependencies: ["SpecFixtures", "SpecRunner", "ReducerSpecCLI"],
       path: "Tests/FixtureRunner"
     ),
     // A test-only executable: the command with a fake engine, for EndToEndTests.
     .executableTarget(
       name: "reducer-spec-pool-fixture",
-      dependencies: ["SpecRunner"],
+      dependencies: ["SpecRunner", "ReducerSpecCLI"],
       path: "Tests/PoolFixture"
     ),
     .testTarget(
       name: "EndToEndTests",
-      // The executables are built before the tests run them, not imported; SpecRunner's YAML
-      // parser turns spec files into JSON for the schema tests.
-      dependencies: ["reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture", "SpecRunner"]
+      // The executables are built before the tests run them, not imported; SpecYAML's parser
+      // turns spec files into JSON for the schema tests.
+      dependencies: ["reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture", "SpecYAML"]
+    ),
+    .testTarget(
+      name: "SpecYAMLTests",
+      dependencies: [
+        "SpecYAML",
+        "TestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
     .testTarget(
       name: "SpecRunnerTests",
@@ -114,9 +145,18 @@ let package = Package(
         "SpecRunner",
         "SpecFixtures",
         "ReducerCore",
+        "TestSupport",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "ReducerSpecCLITests",
+      dependencies: [
+        "ReducerSpecCLI",
+        "SpecFixtures",
+        "TestSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(

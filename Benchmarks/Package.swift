@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Benchmarks for the YAML layer of SpecRunner, kept out of the root package so that
+// Benchmarks for the YAML layer (SpecYAML), the command and TestStore, kept out of the root package so that
 // the library does not depend on Yams. Run with:
 //
 //     cd Benchmarks && swift run -c release yaml-benchmark
@@ -29,7 +29,7 @@ let package = Package(
         "BenchmarkSupport",
         "CLibYAML",
         "LibYAMLScan",
-        .product(name: "SpecRunner", package: "reducer-spec"),
+        .product(name: "SpecYAML", package: "reducer-spec"),
         .product(name: "Yams", package: "Yams"),
       ]
     ),

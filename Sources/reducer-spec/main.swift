@@ -1,3 +1,4 @@
+import ReducerSpecCLI
 import SpecRunner
 
 await ReducerSpecCommand.main { SpecEngine(features: exampleFeatures) }

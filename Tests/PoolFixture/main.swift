@@ -18,6 +18,7 @@
 // `trap-while-loading` makes the worker trap as it reads the file.
 
 import Foundation
+import ReducerSpecCLI
 import SpecRunner
 
 @MainActor

@@ -1,5 +1,5 @@
 // Only this file imports SpecRunner, so `YAMLDecoder` here is SpecRunner's.
-import SpecRunner
+import SpecYAML
 
 /// SpecRunner's YAML layer: `YAMLParser` and `YAMLDecoder`.
 enum Layer {

@@ -1,6 +1,7 @@
 import Dependencies
 import Foundation
 import IssueReporting
+import SpecYAML
 
 /// The stubs every feature has, for swift-dependencies' built-in dependencies.
 ///
@@ -11,10 +12,10 @@ import IssueReporting
 /// | `clock` | `test` (the default) or `immediate`; handled by the runner, which owns the clock |
 /// | `random` | `{ seed: 42 }`: a seeded generator for `withRandomNumberGenerator` |
 /// | `locale`, `timeZone`, `calendar` | identifiers: `en_US`, `UTC`, `gregorian` |
-enum BuiltInStubs {
-  static let clockKey = "clock"
+package enum BuiltInStubs {
+  package static let clockKey = "clock"
 
-  static let all: [Stub] = [uuid, date, random, locale, timeZone, calendar]
+  package static let all: [Stub] = [uuid, date, random, locale, timeZone, calendar]
 
   /// Every built-in key, `clock` included.
   static var names: [String] { all.map(\.name) + [clockKey] }
@@ -72,7 +73,7 @@ enum BuiltInStubs {
     return ConfiguredStub(install: { $0.timeZone = zone })
   }
 
-  static let calendars: [String: Calendar.Identifier] = [
+  package static let calendars: [String: Calendar.Identifier] = [
     "gregorian": .gregorian, "iso8601": .iso8601, "buddhist": .buddhist, "chinese": .chinese, "coptic": .coptic,
     "ethiopicAmeteAlem": .ethiopicAmeteAlem, "ethiopicAmeteMihret": .ethiopicAmeteMihret, "hebrew": .hebrew,
     "indian": .indian, "islamic": .islamic, "islamicCivil": .islamicCivil, "islamicTabular": .islamicTabular,

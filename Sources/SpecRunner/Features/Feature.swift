@@ -1,4 +1,5 @@
 import ReducerCore
+import SpecYAML
 
 /// A feature that specs can describe: a name, a default state, a reducer, and stubs for
 /// the dependencies the reducer uses.
@@ -24,7 +25,7 @@ public struct Feature: Sendable {
   public let stubs: [Stub]
   /// Its state and action types and its default state, for `reducer-spec features` and
   /// `reducer-spec schema`.
-  let types: FeatureTypes
+  package let types: FeatureTypes
   let bind:
     @MainActor @Sendable (_ spec: SpecFile, _ scenario: ScenarioSpec, _ feature: Feature, _ memo: DecodeMemo) ->
       BindResult
@@ -58,15 +59,15 @@ public struct Feature: Sendable {
 
 /// What authoring commands read of a feature: its types, whose shapes they probe, and its
 /// default state as YAML.
-struct FeatureTypes: Sendable {
-  let state: DecodableType
-  let action: DecodableType
-  let defaultState: @Sendable () throws -> YAMLNode
+package struct FeatureTypes: Sendable {
+  package let state: DecodableType
+  package let action: DecodableType
+  package let defaultState: @Sendable () throws -> YAMLNode
 }
 
 /// A `Decodable` type, passed between isolation domains: a metatype holds no state.
-struct DecodableType: @unchecked Sendable {
-  let type: any Decodable.Type
+package struct DecodableType: @unchecked Sendable {
+  package let type: any Decodable.Type
 
   init(_ type: any Decodable.Type) {
     self.type = type
@@ -76,7 +77,7 @@ struct DecodableType: @unchecked Sendable {
 /// A scenario bound to its feature: every action decoded, every stub checked. Runs as
 /// often as asked, each time with a fresh store and fresh stubs.
 @MainActor
-protocol ScenarioProgram: AnyObject {
+package protocol ScenarioProgram: AnyObject {
   func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async
 }
 

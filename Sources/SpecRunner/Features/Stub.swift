@@ -4,6 +4,7 @@ import Dependencies
 import Foundation
 import IssueReporting
 import ReducerCore
+import SpecYAML
 
 /// A dependency that specs can stub by name under `dependencies:`.
 ///
@@ -29,17 +30,17 @@ public struct Stub: Sendable {
   /// The key a spec writes under `dependencies:`.
   public let name: String
   /// How a spec writes the stub's value, for messages: `a value of Int`, `an endpoint …`.
-  let shape: String
+  package let shape: String
   /// Decodes a spec's value into a stub ready to install for one scenario.
-  let configure: @Sendable (_ value: YAMLNode, _ context: StubContext) throws -> ConfiguredStub
+  package let configure: @Sendable (_ value: YAMLNode, _ context: StubContext) throws -> ConfiguredStub
   /// Installs what a scenario that does not stub it gets (endpoints: a failure naming them).
   let installUnstubbed: (@Sendable (inout DependencyValues, StubContext) -> Void)?
   /// The types of its value, for `reducer-spec features` and `reducer-spec schema`; `nil`
   /// for the built-ins, which the format itself describes.
-  let signature: Signature?
+  package let signature: Signature?
 
   /// The Swift types a stub decodes.
-  enum Signature: Sendable {
+  package enum Signature: Sendable {
     /// A value stub: one value, or (when `isList`) a list of them, one per use.
     case value(DecodableType, isList: Bool)
     /// An endpoint: what `calls:` lists, what `returns:` gives, and whether `throws:` may be written.
@@ -60,7 +61,7 @@ public struct Stub: Sendable {
 }
 
 /// What a scenario's stubs share: its clock (for `after:`) and its decoder.
-final class StubContext: Sendable {
+package final class StubContext: Sendable {
   let clock: any Clock<Duration>
   let decoder: YAMLDecoder
 
@@ -72,8 +73,8 @@ final class StubContext: Sendable {
 
 /// A stub decoded from a spec, for one scenario: how to install it, and what to check at
 /// the end of the scenario.
-struct ConfiguredStub: Sendable {
-  var install: @Sendable (inout DependencyValues) -> Void
+package struct ConfiguredStub: Sendable {
+  package var install: @Sendable (inout DependencyValues) -> Void
   /// Failures found at the end of the scenario (`calls:` that do not match), as messages
   /// with the node they point at.
   var finish: @Sendable () -> [(message: String, node: YAMLNode)] = { [] }

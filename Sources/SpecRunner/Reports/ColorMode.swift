@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// When the console report is coloured: the value of `--color`.
 public enum ColorMode: String, Sendable, Hashable, CaseIterable {
   /// Colour on a terminal, unless `NO_COLOR` is set (non-empty) or `TERM` is `dumb`.

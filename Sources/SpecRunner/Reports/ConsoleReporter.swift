@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// The human-readable report: a line per scenario as results arrive, each failure as a
 /// compiler would print it, and a summary whose last line is `N passed, N failed, N skipped`.
 ///
@@ -45,7 +47,7 @@ public final class ConsoleReporter: RunReporter {
 
   /// With `isCheck` (`reducer-spec check`), a scenario that checked out prints no line, and
   /// the last line counts what was checked and its problems instead of outcomes.
-  init(color: Bool, isCheck: Bool, sink: @escaping (String) -> Void) {
+  package init(color: Bool, isCheck: Bool, sink: @escaping (String) -> Void) {
     self.sink = sink
     self.style = Style(enabled: color)
     self.isCheck = isCheck

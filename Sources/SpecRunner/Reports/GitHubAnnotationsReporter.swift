@@ -1,4 +1,5 @@
 import Foundation
+import SpecYAML
 
 /// Whether to write GitHub Actions annotations: the value of `--github-annotations`.
 public enum GitHubAnnotationsMode: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,5 @@
 import Foundation
+import SpecYAML
 
 /// The run as JSON Lines (`--format json`): one JSON object per line per event, keys
 /// sorted, each with an `"event"` naming it, for tools that follow a run as it goes.

@@ -1,4 +1,5 @@
 import Foundation
+import SpecYAML
 
 /// Writes the run as a JUnit XML file when it finishes (`--junit FILE`), for CI systems
 /// that show test results.
@@ -50,7 +51,7 @@ public final class JUnitReporter: RunReporter {
       currentDirectory: FileManager.default.currentDirectoryPath, now: Date.init)
   }
 
-  init(path: String, relativeTo workingDirectory: String?, currentDirectory: String, now: @escaping () -> Date) {
+  package init(path: String, relativeTo workingDirectory: String?, currentDirectory: String, now: @escaping () -> Date) {
     self.path = path
     self.workingDirectory = workingDirectory
     self.currentDirectory = currentDirectory
@@ -206,9 +207,9 @@ extension JUnitReporter {
     var errors = 0
     var skipped = 0
 
-    init() {}
+    package init() {}
 
-    init(_ suite: SuiteResult) {
+    package init(_ suite: SuiteResult) {
       tests = suite.scenarios.count + (suite.errors.isEmpty ? 0 : 1)
       failures = suite.scenarios.count { $0.outcome == .failed }
       errors = suite.scenarios.count { $0.outcome == .error } + (suite.errors.isEmpty ? 0 : 1)
@@ -228,16 +229,16 @@ extension JUnitReporter {
   /// Test case names made unique within a suite: the first of equal names keeps it, the
   /// next ones get ` (2)`, ` (3)`…, skipping any suffixed name a test case already has.
   /// (`reducer-spec doc` names them alike to find a scenario's result.)
-  struct UniqueNames {
+  package struct UniqueNames {
     /// Every name before duplicates are told apart.
     let originals: Set<String>
     private var claimed: Set<String> = []
 
-    init(originals: Set<String>) {
+    package init(originals: Set<String>) {
       self.originals = originals
     }
 
-    mutating func claim(_ name: String) -> String {
+    package mutating func claim(_ name: String) -> String {
       if claimed.insert(name).inserted { return name }
       var number = 2
       while true {

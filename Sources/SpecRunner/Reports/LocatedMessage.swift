@@ -1,4 +1,5 @@
 import Foundation
+import SpecYAML
 
 // MARK: - A message at a place in a spec file
 
@@ -121,6 +122,6 @@ func roundedSeconds(_ seconds: Double) -> Double {
 }
 
 /// `1 file` or `2 files`; the plural is the singular with an `s` unless given.
-func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+package func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
   "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
 }

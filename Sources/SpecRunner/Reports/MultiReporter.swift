@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// Sends every event to several reporters, in the order given: the console and a JUnit
 /// file, say.
 ///

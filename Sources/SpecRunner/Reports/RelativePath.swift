@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// Paths as a reader of a report expects them: relative to a directory such as the
 /// repository's root.
 enum RelativePath {

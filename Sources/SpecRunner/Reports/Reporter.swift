@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// A scenario that a run will execute: what reporters know of it before it runs.
 public struct PlannedScenario: Sendable, Hashable, Codable {
   public var id: ScenarioID

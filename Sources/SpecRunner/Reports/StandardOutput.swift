@@ -1,4 +1,5 @@
 import Foundation
+import SpecYAML
 
 /// Where reporters write by default: the process's standard output, one line at a time.
 ///

@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// Text made safe for an XML 1.0 file.
 ///
 /// - ANSI escape sequences (`ESC [ … m` and the other CSI sequences) are removed: they

@@ -1,4 +1,5 @@
 import Foundation
+import SpecYAML
 
 // MARK: - Failures
 

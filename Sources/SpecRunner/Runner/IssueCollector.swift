@@ -1,5 +1,6 @@
 import Foundation
 import IssueReporting
+import SpecYAML
 
 /// Collects the issues of one scenario as step failures.
 ///
@@ -8,7 +9,7 @@ import IssueReporting
 /// column of the spec. Anything else reported while a step runs — an unimplemented
 /// dependency, a stub called too often, an action sent to a case the state is not in — is
 /// placed at the step that was running.
-final class IssueCollector: IssueReporter, @unchecked Sendable {
+package final class IssueCollector: IssueReporter, @unchecked Sendable {
   /// The file ID that marks a location as a line and column of the spec file.
   static let specFileID: StaticString = "reducer-spec/spec"
 
@@ -18,7 +19,7 @@ final class IssueCollector: IssueReporter, @unchecked Sendable {
   private var _failures: [StepFailure] = []
   private var _current: FileLocation
 
-  init(file: String, source: SourceFile?, start: FileLocation) {
+  package init(file: String, source: SourceFile?, start: FileLocation) {
     self.file = file
     self.source = source
     self._current = start
@@ -27,19 +28,19 @@ final class IssueCollector: IssueReporter, @unchecked Sendable {
   var failures: [StepFailure] { lock.withLock { _failures } }
 
   /// The step that is running, where issues from outside the spec are placed.
-  var currentStep: FileLocation {
+  package var currentStep: FileLocation {
     get { lock.withLock { _current } }
     set { lock.withLock { _current = newValue } }
   }
 
-  func record(_ message: String, at location: FileLocation) {
+  package func record(_ message: String, at location: FileLocation) {
     let failure = StepFailure(
       location: location, message: Self.forSpecs(message),
       sourceLine: location.line > 0 ? source?.line(location.line) : nil)
     lock.withLock { _failures.append(failure) }
   }
 
-  func reportIssue(
+  package func reportIssue(
     _ message: @autoclosure () -> String?, severity: IssueSeverity, fileID: StaticString, filePath: StaticString,
     line: UInt, column: UInt
   ) {
@@ -47,7 +48,7 @@ final class IssueCollector: IssueReporter, @unchecked Sendable {
     record(message() ?? "Issue reported", at: location(fileID: fileID, line: line, column: column))
   }
 
-  func reportIssue(
+  package func reportIssue(
     _ error: any Error, _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString,
     line: UInt, column: UInt
   ) {
@@ -55,11 +56,11 @@ final class IssueCollector: IssueReporter, @unchecked Sendable {
     record(text, at: location(fileID: fileID, line: line, column: column))
   }
 
-  func expectIssue(
+  package func expectIssue(
     _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
   ) {}
 
-  func expectIssue(
+  package func expectIssue(
     _ error: any Error, _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString,
     line: UInt, column: UInt
   ) {}

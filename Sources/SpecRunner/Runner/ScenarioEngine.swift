@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// A spec file as the command sees it before running: the scenarios it holds (outline
 /// rows expanded), or why it cannot run.
 public struct LoadedFile: Sendable, Hashable, Codable {

@@ -1,5 +1,6 @@
 import Foundation
 import IssueReporting
+import SpecYAML
 
 /// Reads spec files and runs their scenarios against registered features: the
 /// ``ScenarioEngine`` of the `reducer-spec` command and of every worker it starts.
@@ -87,7 +88,7 @@ public final class SpecEngine: ScenarioEngine {
 
   /// A loaded scenario's spec and its bound program, for `reducer-spec record`; `nil` when
   /// its file has errors.
-  func scenario(_ id: ScenarioID) -> (spec: ScenarioSpec, program: (any ScenarioProgram)?)? {
+  package func scenario(_ id: ScenarioID) -> (spec: ScenarioSpec, program: (any ScenarioProgram)?)? {
     compiled(id.file).scenarios[id]
   }
 
@@ -95,13 +96,13 @@ public final class SpecEngine: ScenarioEngine {
 
   /// The scenarios of a file as written (one per example row), in order, and the file's
   /// text: for the authoring commands. Empty for a file with errors.
-  func scenarioSpecs(of path: String) -> (scenarios: [ScenarioSpec], source: SourceFile?) {
+  package func scenarioSpecs(of path: String) -> (scenarios: [ScenarioSpec], source: SourceFile?) {
     let file = compiled(path)
     return (file.loaded.scenarios.compactMap { file.scenarios[$0.id]?.spec }, file.source)
   }
 
   /// Why the scenario is skipped (its `skip:`), if it is; `nil` also for an unknown one.
-  func skipReason(of id: ScenarioID) -> String? {
+  package func skipReason(of id: ScenarioID) -> String? {
     compiled(id.file).scenarios[id]?.spec.skip
   }
 

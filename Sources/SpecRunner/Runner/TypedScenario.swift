@@ -3,19 +3,20 @@ import Dependencies
 import Foundation
 import IssueReporting
 import ReducerCore
+import SpecYAML
 
 /// A scenario bound to a feature's types: what ``Feature`` builds for each scenario, and
 /// what turns its steps into `TestStore` calls.
 @MainActor
-final class TypedScenario<R: Reducer>: ScenarioProgram
+package final class TypedScenario<R: Reducer>: ScenarioProgram
 where R.State: Codable & Equatable, R.Action: Codable & Equatable {
-  typealias State = R.State
-  typealias Action = R.Action
+  package typealias State = R.State
+  package typealias Action = R.Action
 
   /// A bound step; its `state:` assignments and its timeout are in its ``StepContext``.
   /// Each case has one value at most: a case of several, one of them generic, is a tuple whose
   /// metadata each step would ask for.
-  enum Step {
+  package enum Step {
     case send(Action)
     case receive(Action)
     case receiveCase([String])
@@ -26,19 +27,19 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     case finish
   }
 
-  let scenario: ScenarioSpec
-  let feature: Feature
+  package let scenario: ScenarioSpec
+  package let feature: Feature
   let initialState: State
   let reducer: @Sendable () -> R
   /// The steps, bound, in order; `contexts` holds the spec and assignments of each. Two arrays
   /// rather than one of pairs: a pair of a generic type is a tuple whose metadata each step
   /// would ask for, and a copy of it would copy the spec too.
-  let steps: [Step]
-  let contexts: [StepContext]
+  package let steps: [Step]
+  package let contexts: [StepContext]
   /// The scenario's stubs: the file's, with the scenario's over them, key by key.
   let stubEntries: [StubEntry]
   let usesImmediateClock: Bool
-  let decoder: YAMLDecoder
+  package let decoder: YAMLDecoder
 
   private init(
     scenario: ScenarioSpec, feature: Feature, initialState: State, reducer: @escaping @Sendable () -> R,
@@ -189,7 +190,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     _ = try stub.configure(entry.value, StubContext(clock: ImmediateClock(), decoder: decoder))
   }
 
-  static func stub(named entry: StubEntry, in feature: Feature) throws -> Stub {
+  package static func stub(named entry: StubEntry, in feature: Feature) throws -> Stub {
     if let stub = feature.allStubs.first(where: { $0.name == entry.name }) { return stub }
     let names = feature.allStubs.map(\.name) + [BuiltInStubs.clockKey]
     throw YAMLError(
@@ -204,7 +205,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   /// (and every stub it leaves out installed as unstubbed), and the context to configure
   /// stubs that later steps bring, and the stubs configured (to check their `calls:` at the
   /// end). A stub that cannot be configured goes to `stubFailed`.
-  func makeStore(
+  package func makeStore(
     fileID: StaticString, line: UInt, column: UInt, stubFailed: (StubEntry, any Error) -> Void
   ) -> (
     store: TestStore<State, Action>, testClock: TestClock<Duration>?, context: StubContext,
@@ -247,7 +248,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     return (store, testClock, context, configured)
   }
 
-  func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async {
+  package func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async {
     let location = scenario.location
     let fileID = IssueCollector.specFileID
     // Bound already, so configuring a stub cannot fail here; a failure would still be
@@ -323,7 +324,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
 
   /// Whether an action is in the case a case path names, whatever its payload:
   /// `.fetchRepositoriesResponse.success`.
-  static func action(_ action: Action, isIn path: ArraySlice<String>) -> Bool {
+  package static func action(_ action: Action, isIn path: ArraySlice<String>) -> Bool {
     guard let node = try? YAMLEncoder().encode(action) else { return false }
     return node.isInCase(path)
   }
@@ -347,9 +348,9 @@ extension YAMLNode {
 
 /// What a bound step needs besides its action: its spec (its location, its timeout) and its
 /// `state:` assignments. Not nested in the generic ``TypedScenario``, so not generic itself.
-struct StepContext {
-  var spec: StepSpec
-  var state: [StateAssignment]?
+package struct StepContext {
+  package var spec: StepSpec
+  package var state: [StateAssignment]?
 }
 
 /// A `state:` assignment that could not be applied, as `TestStore` reports it.

@@ -1,10 +1,12 @@
+import SpecYAML
+
 /// Fills an outline's placeholders from one example row.
 ///
 /// A scalar that is exactly `<name>` becomes the row's value, with its type (a number, a
 /// list, a mapping); inside longer text, `<name>` is replaced by the value's text. Keys
 /// are filled as text. A placeholder that no row defines is an error at the placeholder;
 /// one that other rows define but this row does not is an error at the row.
-struct Outline {
+package struct Outline {
   let template: YAMLNode
   /// Every placeholder the template uses, with the first node that uses it.
   private let uses: [(name: String, node: YAMLNode)]
@@ -100,7 +102,7 @@ struct Outline {
   }
 
   /// The names of the `<name>` placeholders in a text, in order.
-  static func placeholders(in text: String) -> [String] {
+  package static func placeholders(in text: String) -> [String] {
     guard text.contains("<") else { return [] }
     var names: [String] = []
     var rest = Substring(text)

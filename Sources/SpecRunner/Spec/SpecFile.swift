@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// A spec file, read and checked against the format (but not yet against its feature):
 /// every mapping had only the keys the format allows, every step has one kind, durations
 /// and flags are read. Actions, state assignments and stubs stay YAML nodes here; the
@@ -16,41 +18,41 @@ struct SpecFile: Sendable {
 }
 
 /// One entry of a `dependencies:` mapping: a stub's name and its value as written.
-struct StubEntry: Sendable {
+package struct StubEntry: Sendable {
   var name: String
   var key: YAMLNode
-  var value: YAMLNode
+  package var value: YAMLNode
 }
 
 /// A scenario, or one example row of an outline (with its placeholders filled in).
-struct ScenarioSpec: Sendable {
+package struct ScenarioSpec: Sendable {
   var id: ScenarioID
   /// The name, with an outline's placeholders filled in.
   var name: String
   /// Where the scenario is written (for a row, where the row is).
-  var location: FileLocation
+  package var location: FileLocation
   var tags: [String]
-  var skip: String?
-  var isExhaustive: Bool
+  package var skip: String?
+  package var isExhaustive: Bool
   var initialState: YAMLNode?
   var dependencies: [StubEntry]
-  var steps: [StepSpec]
+  package var steps: [StepSpec]
 }
 
 /// One step of a scenario.
-struct StepSpec: Sendable {
+package struct StepSpec: Sendable {
   /// The file of the step's mapping.
   var source: SourceFile?
   /// Where the step's mapping starts: where failures of the step are reported.
   var start: Mark
   var kind: StepKind
   /// The `state:` assignments, for `send` and `receive`.
-  var state: YAMLNode?
+  package var state: YAMLNode?
   /// The `timeout:`, for `receive` and `finish`.
-  var timeout: Duration?
+  package var timeout: Duration?
   var note: String?
 
-  var location: FileLocation {
+  package var location: FileLocation {
     source.map { FileLocation(file: $0.path, line: start.line, column: start.column) }
       ?? FileLocation(file: "", line: 0, column: 0)
   }

@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// Reads a parsed spec file into a ``SpecFile``, checking it against the format: the keys
 /// of every mapping, required keys, one kind per step, the types of names, tags, flags
 /// and durations, unique scenario names, and outlines (`examples`), which it expands into
@@ -6,12 +8,12 @@
 /// It reads the flat ``Tape`` of the file and builds ``YAMLNode``s only for the values a
 /// ``SpecFile`` keeps (actions, state assignments, stubs). It reports every problem it
 /// finds, not only the first, each at its line and column.
-struct SpecParser {
+package struct SpecParser {
   static let fileKeys = ["feature", "description", "tags", "initialState", "dependencies", "scenarios"]
   static let scenarioKeys = [
     "name", "description", "tags", "skip", "exhaustivity", "initialState", "dependencies", "examples", "steps",
   ]
-  static let stepKinds = [
+  package static let stepKinds = [
     "send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish",
   ]
   static let stepModifiers = ["state", "timeout", "note"]

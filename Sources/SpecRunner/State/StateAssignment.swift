@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// One line of a `state:` or `initialState:` mapping: a path and the value it gets.
 ///
 /// A list of assignments applies in order to an encoded state, exactly like the

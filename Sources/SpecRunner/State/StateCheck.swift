@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import SpecYAML
 
 /// Works out the state that a `state:` step expects, for one scenario: the state the step
 /// starts from, encoded, with the step's assignments applied.
@@ -88,7 +89,7 @@ final class StateCheck<State: Codable & Equatable> {
 extension YAMLNode {
   /// Whether two nodes decode alike: the same scalars with the same styles, the same tags,
   /// the same keys in the same order, whatever their places in a file.
-  func hasSameContent(as other: YAMLNode) -> Bool {
+  package func hasSameContent(as other: YAMLNode) -> Bool {
     withUnsafePointer(to: self) { node in
       withUnsafePointer(to: other) { other in Self.haveSameContent(node, other) }
     }

@@ -1,3 +1,5 @@
+import SpecYAML
+
 /// The left-hand side of a state assignment: `count`, `repositories[0].stars`,
 /// `scores["blob"]`, `login.email`, or `self`.
 ///
@@ -17,7 +19,7 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible {
   /// The steps; empty for `self`.
   public var components: [Component]
   /// Where each component starts in the path's text (0-based, in characters).
-  var offsets: [Int]
+  package var offsets: [Int]
   /// The path as written.
   public let text: String
 

@@ -1,0 +1,57 @@
+import Foundation
+import SpecRunner
+import SpecYAML
+
+/// Writes the files of the authoring commands (a schema, documentation pages, rewritten
+/// specs). Each function returns `nil` when the file was written, or the system's reason
+/// when it was not (`No such file or directory`, `Is a directory`), for the command's
+/// message.
+enum FileOutput {
+  /// Writes `bytes` to `path`, creating the file or truncating it: for outputs that may be
+  /// a device or a pipe (`-o /dev/stdout`).
+  static func write(_ bytes: [UInt8], to path: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { return reason(errno) }
+    defer { close(descriptor) }
+    return writeAll(bytes, to: descriptor)
+  }
+
+  /// Replaces the file at `path` with `bytes` through a temporary file next to it and a
+  /// rename, so that a reader, or an interrupted run, sees the old file or the new one and
+  /// never a part. A symbolic link is followed: its target is replaced and the link stays.
+  /// An existing file keeps its permissions.
+  static func replace(_ bytes: [UInt8], at path: String) -> String? {
+    var target = path
+    if let resolved = realpath(path, nil) {
+      target = String(cString: resolved)
+      free(resolved)
+    }
+    var existing = stat()
+    // A new file gets the mode the umask gives; a replaced one keeps its own.
+    let keptMode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
+    let temporary = target + ".tmp-\(getpid())"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, keptMode == nil ? 0o666 : 0o600)
+    guard descriptor >= 0 else { return reason(errno) }
+    var failure = writeAll(bytes, to: descriptor)
+    if failure == nil, let keptMode, fchmod(descriptor, keptMode) != 0 { failure = reason(errno) }
+    close(descriptor)
+    if failure == nil, rename(temporary, target) != 0 { failure = reason(errno) }
+    if failure != nil { unlink(temporary) }
+    return failure
+  }
+
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    var rest = bytes[...]
+    while !rest.isEmpty {
+      let written = rest.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return reason(errno)
+      }
+      rest = rest.dropFirst(written)
+    }
+    return nil
+  }
+
+  private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

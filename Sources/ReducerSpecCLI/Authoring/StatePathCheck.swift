@@ -1,0 +1,74 @@
+import SpecRunner
+import SpecYAML
+
+/// Checks the paths of `state:` assignments against the shape of a feature's state, for
+/// `reducer-spec check`. A run applies a step's assignments to the actual state, so it
+/// finds a misspelt field only when the step runs; this finds it without running: every
+/// field name along a path must be one the type has (an enum state's case names count as
+/// fields, as in `login.email`).
+///
+/// It is permissive wherever the type's shape says too little (a type that contains itself,
+/// a custom `Codable` conformance, a subscript on something that is not a collection): the
+/// run still reports what is left.
+struct StatePathCheck {
+  let stateShape: TypeShape
+
+  /// The problems of one `state:` mapping, in the order of its keys.
+  func problems(in assignments: YAMLNode) -> [YAMLError] {
+    guard let mapping = assignments.mapping else { return [] }
+    return mapping.entries.compactMap { entry in
+      guard let path = try? StatePath(parsing: entry.name) else { return nil }  // reported when the file is bound
+      return problem(in: path, at: entry.key)
+    }
+  }
+
+  private func problem(in path: StatePath, at key: YAMLNode) -> YAMLError? {
+    var shape = stateShape
+    for (component, offset) in zip(path.components, path.offsets) {
+      shape = Self.unwrapped(shape)
+      switch component {
+      case .field(let name):
+        switch shape {
+        case .record(let named, let fields):
+          guard let field = fields.first(where: { $0.name == name }) else {
+            return error(name, "key", in: named, candidates: fields.map(\.name), at: key, offset: offset)
+          }
+          shape = field.shape
+        case .enumeration(let named, let cases):
+          guard let found = cases.first(where: { $0.name == name }) else {
+            return error(name, "case", in: named, candidates: cases.map(\.name), at: key, offset: offset)
+          }
+          switch found.payload {
+          case .none: return nil
+          case .value(let payload): shape = payload
+          case .fields(let fields): shape = .record(named, fields)
+          }
+        default:
+          return nil
+        }
+      case .index:
+        guard case .list(let element) = shape else { return nil }
+        shape = element
+      case .key:
+        guard case .dictionary(let value) = shape else { return nil }
+        shape = value
+      }
+    }
+    return nil
+  }
+
+  private static func unwrapped(_ shape: TypeShape) -> TypeShape {
+    if case .optional(let wrapped) = shape { return unwrapped(wrapped) }
+    return shape
+  }
+
+  /// `unknown key `cont` in Counter.State; did you mean `count`?`, at the component.
+  private func error(
+    _ name: String, _ kind: String, in named: TypeShape.Named, candidates: [String], at key: YAMLNode, offset: Int
+  ) -> YAMLError {
+    var location = key.location
+    location?.column += offset
+    return YAMLError(
+      "unknown \(kind) `\(name)` in \(named.name)" + Suggestion.hint(for: name, in: candidates), at: location)
+  }
+}

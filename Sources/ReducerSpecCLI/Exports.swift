@@ -1,0 +1,3 @@
+// An executable that registers features and hands over to the command line needs
+// `Feature` and `Stub`: importing ReducerSpecCLI is enough.
+@_exported import SpecRunner

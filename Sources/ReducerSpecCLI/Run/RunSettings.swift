@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import SpecRunner
+import SpecYAML
+
+/// Everything a run needs to know, checked: the command line's options combined with the
+/// environment (Bazel's test protocol), the paths expanded to spec files.
+struct RunSettings: Sendable {
+  var files: [String]
+  var jobs: Int
+  /// How long one scenario may take.
+  var timeout: Duration
+  var selection: ScenarioSelection
+  var list: Bool
+  var failFast: Bool
+  /// `--junit`, or else Bazel's `XML_OUTPUT_FILE`.
+  var junitPath: String?
+  var format: OutputFormat
+  var color: ColorMode
+  var githubAnnotations: GitHubAnnotationsMode
+  /// Bazel's `TEST_SHARD_STATUS_FILE`: touched to say that this runner shards.
+  var shardStatusFile: String?
+
+  // MARK: - Resolving
+
+  /// Checks `options` and combines them with `environment`.
+  ///
+  /// - Throws: A `ValidationError` whose message names the option (or the environment
+  ///   variable) and the value that is wrong: a usage error, exit status 64.
+  init(
+    options: CommandOptions, environment: [String: String],
+    processorCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+    fileManager: FileManager = .default
+  ) throws(ValidationError) {
+    if let jobs = options.jobs, jobs < 1 {
+      throw ValidationError("--jobs must be at least 1; got \(jobs)")
+    }
+    jobs = options.jobs ?? max(1, processorCount)
+
+    guard let timeout = DurationText.parse(options.timeout), timeout > .zero else {
+      throw ValidationError(
+        "--timeout expects a duration longer than zero, like 300ms, 1.5s, 2m or 10 (seconds); got '\(options.timeout)'")
+    }
+    self.timeout = timeout
+
+    selection = ScenarioSelection()
+    selection.filters = [options.filter, environment["TESTBRIDGE_TEST_ONLY"]].compactMap { $0 }.filter { !$0.isEmpty }
+    selection.tags = try TagExpression(parsing: options.tag)
+    if let shard = options.shard {
+      selection.shard = try Shard(parsing: shard)
+    } else {
+      selection.shard = try Shard.fromBazel(environment)
+    }
+
+    list = options.list
+    failFast = options.failFast
+    junitPath = options.reports.junit ?? environment["XML_OUTPUT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+    format = options.reports.format
+    color = options.reports.color
+    githubAnnotations = options.reports.githubAnnotations
+    shardStatusFile = environment["TEST_SHARD_STATUS_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+
+    // Last: the only check that reads the file system.
+    files = try SpecPaths.expand(options.paths, fileManager: fileManager)
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import SpecRunner
+import SpecYAML
+
+/// One run of the command, after its options are checked: load every file, select the
+/// scenarios, run them in workers, and feed the reporters in run order.
+@MainActor
+struct SpecRun {
+  var settings: RunSettings
+  var engine: any ScenarioEngine
+  var reporters: [any RunReporter]
+  /// How to start a worker: this executable, its environment.
+  var worker: WorkerPool.Configuration
+  /// Standard output and standard error.
+  var output: (String) -> Void
+  var errorOutput: (String) -> Void
+  /// Writes out what `output` holds back (called whenever the run is about to wait).
+  var flushOutput: () -> Void = {}
+
+  // MARK: - Planning
+
+  /// The files as the engine read them, and the scenarios that the selection keeps.
+  struct Selection {
+    var files: [LoadedFile]
+    var scenarios: [PlannedScenario]
+    /// The files whose errors this run reports (every shard but the first leaves them out).
+    var failedFiles: [LoadedFile]
+  }
+
+  func select() -> Selection {
+    let files = engine.load(files: settings.files)
+    let runnable = files.filter(\.errors.isEmpty).flatMap(\.scenarios)
+    return Selection(
+      files: files,
+      scenarios: settings.selection.apply(to: runnable),
+      failedFiles: settings.selection.reportsFileErrors ? files.filter { !$0.errors.isEmpty } : [])
+  }
+
+  // MARK: - Listing
+
+  /// `--list`: the selected scenarios' qualified names, one per line; file errors on
+  /// standard error. Exit status 1 when a file has an error.
+  func list() -> Int32 {
+    let selection = select()
+    for scenario in selection.scenarios { output(scenario.qualifiedName + "\n") }
+    for error in selection.failedFiles.flatMap(\.errors) { errorOutput(error.description + "\n") }
+    return selection.failedFiles.isEmpty ? 0 : 1
+  }
+
+  // MARK: - Running
+
+  /// Runs the selected scenarios and returns the exit status: the run's own (0 or 1), or
+  /// 128 + the signal when interrupted.
+  ///
+  /// The command reads no spec file itself: the workers read them and answer with their
+  /// scenarios, which are selected here file by file, in file order (`--shard` counts
+  /// across files), as they arrive.
+  func run() -> Int32 {
+    let clock = ContinuousClock()
+    let started = clock.now
+    let files = settings.files
+    let plan = RunPlan(files: files, jobs: settings.jobs)
+    for reporter in reporters { reporter.runStarted(plan) }
+
+    var delivery = OrderedDelivery(reporters: reporters) { scenario, bytes in
+      errorOutput(Self.forwardedOutput(of: scenario, bytes))
+    }
+    var loaded: [LoadedFile?] = Array(repeating: nil, count: files.count)
+    var position = 0
+    let selection = settings.selection
+    let interrupt = InterruptPipe()
+    let ending = WorkerPool(worker).run(files: files, interrupt: interrupt, beforeWaiting: flushOutput) {
+      index, file, output in
+      loaded[index] = file
+      if !output.isEmpty { errorOutput(Self.forwardedOutput(reading: file.file, output)) }
+      guard file.errors.isEmpty else {
+        if selection.reportsFileErrors { file.errors.forEach { delivery.add($0) } }
+        return []
+      }
+      let selected = selection.apply(to: file.scenarios, position: &position)
+      for scenario in selected { delivery.add(scenario) }
+      return selected
+    } onResult: { index, result, output in
+      delivery.record(index, result, output: output)
+    }
+    delivery.finish()
+
+    let scenarioCount = delivery.scenarios.count
+    let notRun = scenarioCount - delivery.delivered.count
+    let unread = loaded.filter { $0 == nil }.count
+    let unreadText = unread == 0 ? "" : ", and \(unread) of \(files.count) files were not read"
+    switch ending {
+    case .completed: break
+    case .stoppedAfterFailure:
+      errorOutput(
+        "reducer-spec: stopped after the first failure (--fail-fast); \(notRun) of \(scenarioCount) scenarios did not run\(unreadText)\n")
+    case .interrupted(let signal):
+      errorOutput(
+        "reducer-spec: interrupted by \(SignalName.name(signal)); \(notRun) of \(scenarioCount) scenarios did not finish\(unreadText)\n")
+    }
+
+    let result = RunResult(
+      suites: suites(loaded.compactMap { $0 }, delivered: delivery.delivered),
+      duration: (clock.now - started).inSeconds,
+      wasInterrupted: ending != .completed)
+    var status = result.exitStatus
+    for reporter in reporters {
+      do {
+        try reporter.runFinished(result)
+      } catch {
+        errorOutput("reducer-spec: error: \(error)\n")
+        status = max(status, 1)
+      }
+    }
+    if case .interrupted(let signal) = ending { return 128 + signal }
+    return status
+  }
+
+  /// What a scenario's worker wrote to standard error, under a line that names the
+  /// scenario, ending with a line break.
+  static func forwardedOutput(of scenario: PlannedScenario, _ bytes: [UInt8]) -> String {
+    var text = String(decoding: bytes, as: UTF8.self)
+    if !text.hasSuffix("\n") { text += "\n" }
+    return "── output of \(scenario.qualifiedName) ──\n" + text
+  }
+
+  /// What a worker wrote to standard error while it read a file.
+  static func forwardedOutput(reading file: String, _ bytes: [UInt8]) -> String {
+    var text = String(decoding: bytes, as: UTF8.self)
+    if !text.hasSuffix("\n") { text += "\n" }
+    return "── output while reading \(file) ──\n" + text
+  }
+
+  /// One suite per file that has a reported error or a delivered result, in file order.
+  private func suites(_ files: [LoadedFile], delivered: [ScenarioResult]) -> [SuiteResult] {
+    let results = Dictionary(grouping: delivered, by: \.id.file)
+    let reportsErrors = settings.selection.reportsFileErrors
+    return files.compactMap { file in
+      let scenarios = results[file.file] ?? []
+      let errors = reportsErrors ? file.errors : []
+      guard !scenarios.isEmpty || !errors.isEmpty else { return nil }
+      return SuiteResult(file: file.file, feature: file.feature, scenarios: scenarios, errors: errors)
+    }
+  }
+}

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+  @preconcurrency import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+import SpecRunner
+import SpecYAML
+
+/// The worker side of the pool: reads ``WorkerRequest``s from standard input, runs each
+/// scenario on this process's engine, and answers on standard output (see
+/// `WorkerProtocol.swift`).
+enum WorkerMain {
+  /// Serves requests until standard input ends; returns the exit status.
+  @MainActor
+  static func serve(engine: any ScenarioEngine) async -> Int32 {
+    prepareProcess()
+    let board = StepBoard.attach(environment: ProcessInfo.processInfo.environment)
+    let channel = duplicateStandardOutput()
+    let encoder = LineEncoder()
+    var lines = LineBuffer()
+    /// The files this worker read: a scenario of another file (a retry, or a batch that
+    /// another worker read) makes it read that file first.
+    var loaded: Set<String> = []
+    /// The scenarios of the files read, as their plans said, for `passed` answers.
+    var planned: [ScenarioID: PlannedScenario] = [:]
+    var sequence: UInt32 = 0
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let decoder = JSONDecoder()
+    /// Ends a request's share of standard error, then answers it.
+    func answer(_ message: WorkerMessage) {
+      fflush(stdout)
+      fflush(stderr)
+      // The parent tells one request's output from the next one's by the marker (requests
+      // come in batches).
+      if !scenarioEndMarker.withUnsafeBytes({ writeAll(2, $0) }) { _exit(4) }
+      send(message, to: channel, encoder: encoder)
+    }
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return 0 }
+      for line in lines.append(buffer[..<count]) {
+        guard
+          let request = WorkerRequest(compactLine: line) ?? (try? decoder.decode(WorkerRequest.self, from: Data(line)))
+        else {
+          fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
+          return 2
+        }
+        if let file = request.plan {
+          sequence &+= 1
+          board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
+          loaded.insert(file)
+          let plan = engine.load(files: [file])[0]
+          for scenario in plan.scenarios { planned[scenario.id] = scenario }
+          answer(.plan(plan))
+          continue
+        }
+        guard let ids = request.run, let timeout = request.timeout else {
+          fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
+          return 2
+        }
+        for id in ids {
+          sequence &+= 1
+          board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
+          if loaded.insert(id.file).inserted {
+            for scenario in engine.load(files: [id.file])[0].scenarios { planned[scenario.id] = scenario }
+          }
+          let result = await engine.run(id, timeout: .seconds(timeout)) { location in
+            // As each step starts: a store into the shared board, which the parent reads only
+            // if this worker dies; a message only for a step in another file (or no board).
+            if let board {
+              if location.file == id.file, let line = UInt32(exactly: location.line),
+                let column = UInt32(exactly: location.column), line != StepBoard.elsewhere
+              {
+                board.write(StepBoard.Record(sequence: sequence, line: line, column: column))
+                return
+              }
+              board.write(StepBoard.Record(sequence: sequence, line: StepBoard.elsewhere, column: 0))
+            }
+            send(.step(location), to: channel, encoder: encoder)
+          }
+          answer(.answer(result, planned: planned[id]))
+        }
+      }
+    }
+  }
+
+  /// Ignores `SIGINT` (the parent alone handles Ctrl-C) and exits if the parent dies.
+  private static func prepareProcess() {
+    signal(SIGINT, SIG_IGN)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    sigaddset(&unblocked, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+
+    // A worker whose parent was killed outright must not hang on forever: when the parent
+    // changes (the worker is adopted), exit.
+    let parent = getppid()
+    Thread.detachNewThread {
+      while true {
+        sleep(1)
+        if getppid() != parent { _exit(3) }
+      }
+    }
+  }
+
+  /// Moves the protocol to a descriptor of its own and points standard output at standard
+  /// error, so that whatever a reducer prints cannot break the protocol: it is captured
+  /// with the worker's standard error instead.
+  static func duplicateStandardOutput() -> Int32 {
+    fflush(stdout)
+    let channel = dup(1)
+    _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
+    dup2(2, 1)
+    setvbuf(stdout, nil, _IOLBF, 0)
+    return channel
+  }
+
+  private static func send(_ message: WorkerMessage, to channel: Int32, encoder: LineEncoder) {
+    let bytes = encoder.encode(message)
+    let sent = bytes.withUnsafeBytes { writeAll(channel, $0) }
+    if !sent { _exit(4) }  // The parent is gone.
+  }
+}

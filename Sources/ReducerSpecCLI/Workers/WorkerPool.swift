@@ -1,0 +1,578 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+import SpecRunner
+import SpecYAML
+
+/// Reads spec files and runs their scenarios in worker processes, `jobs` at a time, and
+/// reports each file as it is read (in file order) and each result as it arrives (in
+/// completion order; ``OrderedDelivery`` puts them back in run order).
+///
+/// The command reads no spec file itself: a worker reads each file (a `plan` request) and
+/// answers with its scenarios, which the command selects and sends back as batches, each
+/// to the worker that read the file, which has it loaded still. A worker is always sent the
+/// next file to read before the scenarios of the last one, so that it reads one while the
+/// command chooses what it runs next, and never waits for the command.
+///
+/// A worker that crashes or runs past the timeout fails only the scenario it was in (or,
+/// while reading a file, that file), with what happened and the tail of its standard
+/// error; the rest of what it was sent goes to a fresh worker. One `poll` loop on the
+/// calling thread watches every worker's pipes, the deadlines, and the interrupt pipe.
+@MainActor
+final class WorkerPool {
+  struct Configuration: Sendable {
+    /// The executable to start as a worker, and its arguments.
+    var executable: String
+    var arguments: [String] = [workerArgument]
+    var environment: [String: String]
+    var jobs: Int
+    /// How long a scenario may take (and reading a file).
+    var timeout: Duration
+    /// How much longer the pool waits before it kills a worker, so that an engine that
+    /// enforces the timeout itself can report its own result first.
+    var grace: Duration = .milliseconds(500)
+    /// Dispatch nothing more once a scenario failed (`--fail-fast`).
+    var stopAfterFailure: Bool
+  }
+
+  /// How a run of the pool ended.
+  enum Ending: Equatable {
+    /// Every file was read and every scenario selected from them ran.
+    case completed
+    /// A scenario failed with `stopAfterFailure`, and some scenarios (or files) were not started.
+    case stoppedAfterFailure
+    /// A signal arrived on the interrupt pipe; the workers were killed.
+    case interrupted(signal: Int32)
+  }
+
+  /// How many lines of a worker's standard error an `.error` result quotes.
+  nonisolated static let quotedErrorLines = 10
+  /// The most scenarios a worker is sent at once.
+  nonisolated static let maxBatch = 16
+
+  private let configuration: Configuration
+  private var slots: [Slot] = []
+  private let clock = ContinuousClock()
+  private let encoder = LineEncoder()
+  private let decoder = JSONDecoder()
+  /// Reused for every read from a worker.
+  private var readBuffer = [UInt8](repeating: 0, count: 65536)
+
+  // The run's state (one run per pool).
+  private var files: [String] = []
+  /// The next file no worker was asked to read.
+  private var nextFile = 0
+  /// Files whose worker died before it read them: they are read first.
+  private var rereads: [Int] = []
+  /// Files read, waiting for the files before them (selection goes in file order).
+  private var arrived: [Int: (file: LoadedFile, output: [UInt8], reader: Slot?)] = [:]
+  /// How many files were read and selected from, in file order.
+  private var selectedFiles = 0
+  /// Every scenario selected so far, in run order: a result's index is its place here.
+  private var scenarios: [PlannedScenario] = []
+  /// Scenarios selected and not yet sent, a batch per file (or part of one).
+  private var ready: [Batch] = []
+  /// Scenarios whose worker died before it ran them: they go first, to any worker.
+  private var retries: [Int] = []
+  private var stopping = false
+  /// The caller's: see `run`.
+  private var planned: (_ file: Int, _ loaded: LoadedFile, _ errorOutput: [UInt8]) -> [PlannedScenario] = { _, _, _ in [] }
+  private var onResult: (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void = { _, _, _ in }
+
+  private struct Batch {
+    var indices: [Int]
+    /// The worker that read the file, which has it loaded; `nil` when it is gone.
+    var reader: Slot?
+  }
+
+  init(_ configuration: Configuration) {
+    self.configuration = configuration
+  }
+
+  // MARK: - Running
+
+  /// Reads `files` and runs the scenarios that `planned` selects from each.
+  ///
+  /// - Parameters:
+  ///   - beforeWaiting: Called each time the pool is about to wait for its workers.
+  ///   - planned: Called once per file read, in the order of `files`, with what the worker
+  ///     wrote to standard error while it read it; returns the file's scenarios to run, in
+  ///     order. The results' indices count these across all files.
+  ///   - onResult: Called with each result: its scenario's index, the result, and what its
+  ///     worker wrote to standard error while it ran.
+  /// - Returns: How the run ended. Files not read by then were never passed to `planned`.
+  func run(
+    files: [String], interrupt: InterruptPipe?, beforeWaiting: () -> Void = {},
+    planned: @escaping (_ file: Int, _ loaded: LoadedFile, _ errorOutput: [UInt8]) -> [PlannedScenario],
+    onResult: @escaping (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void
+  ) -> Ending {
+    self.files = files
+    self.planned = planned
+    self.onResult = onResult
+    defer { shutDown() }
+    while true {
+      removeEndedWorkers()
+      dispatch()
+      if slots.allSatisfy({ $0.tasks.isEmpty }) {
+        if isFinished { return .completed }
+        if stopping { return .stoppedAfterFailure }
+      }
+
+      // Wait for output, the end of a worker, a deadline, or a signal.
+      var fds: [pollfd] = []
+      if let interrupt { fds.append(pollfd(fd: interrupt.readEnd, events: Int16(POLLIN), revents: 0)) }
+      for slot in slots {
+        for fd in [slot.process.output, slot.process.errors] where fd >= 0 {
+          fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+        }
+      }
+      beforeWaiting()
+      napWhileWorkersAreBusy()
+      _ = poll(&fds, nfds_t(fds.count), pollTimeout())
+      let readable = Set(fds.filter { $0.revents != 0 }.map(\.fd))
+
+      if let signal = interrupt?.received() {
+        for slot in slots { slot.process.forceKill() }
+        return .interrupted(signal: signal)
+      }
+      for slot in slots {
+        let hasOutput = readable.contains(slot.process.output)
+        let output = hasOutput ? read(slot, .output) : []
+        // After the output: a worker writes an answer's end marker to standard error
+        // before the answer, so the markers of every answer just read are there now.
+        if hasOutput || readable.contains(slot.process.errors) { drainErrors(slot) }
+        if hasOutput {
+          if slot.tasks.isEmpty {
+            // An idle worker that ends: drop it; a new one starts when needed.
+            if output == nil { slot.isDead = true }
+          } else if let bytes = output {
+            for line in slot.lines.append(bytes) {
+              guard let task = slot.tasks.first else { break }
+              switch handle(line, of: slot, task: task) {
+              case .none: break
+              case .read(let file):
+                guard case .read(let index) = slot.tasks.removeFirst().kind else { break }
+                startNext(slot)
+                fileRead(index, file, output: slot.takeScenarioOutput(), by: slot)
+              case .finished(let result):
+                slot.tasks.removeFirst()
+                startNext(slot)
+                report(task, result, output: slot.takeScenarioOutput())
+              case .broken(let message):
+                slot.process.forceKill()
+                fail(slot, message)
+              }
+            }
+          }
+        }
+        // The worker's output ended in the middle of a request, whether or not the same read
+        // brought its last answers: it crashed or exited.
+        if slot.process.output < 0, !slot.tasks.isEmpty, !slot.isDead {
+          let termination = slot.process.wait()
+          let what: String
+          switch termination {
+          case .signaled(let signal): what = "the worker crashed with signal \(SignalName.describe(signal))"
+          case .exited(let status): what = "the worker exited with status \(status)"
+          }
+          fail(slot, "\(what) \(whereStuck(slot.tasks[0], of: slot))")
+        }
+      }
+      // Deadlines.
+      let now = clock.now
+      for slot in slots {
+        guard let task = slot.tasks.first, now >= task.started + configuration.timeout + configuration.grace else { continue }
+        slot.process.forceKill()
+        slot.process.wait()
+        let limit = DurationText.format(configuration.timeout)
+        let message: String
+        switch task.kind {
+        case .read: message = "reading the file timed out after \(limit)"
+        case .run: message = "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
+        }
+        fail(slot, message)
+      }
+    }
+  }
+
+  /// Every file was read and selected from, and every scenario selected was answered.
+  private var isFinished: Bool {
+    selectedFiles == files.count && ready.isEmpty && retries.isEmpty && arrived.isEmpty
+  }
+
+  /// No file is left for a worker to read.
+  private var everyFileSent: Bool { nextFile == files.count && rereads.isEmpty }
+
+  // MARK: - Dispatching
+
+  /// Sends each worker what it should do next, and starts workers while there is work that
+  /// the running ones will not take.
+  private func dispatch() {
+    guard !stopping else { return }
+    while slots.count < configuration.jobs, hasWorkForANewWorker {
+      do {
+        slots.append(try spawn())
+      } catch {
+        failToStart(error)
+        if stopping { return }
+      }
+    }
+    for slot in slots where !slot.isDead && slot.process.output >= 0 {
+      var requests: [UInt8] = []
+      let now = clock.now
+      func append(_ kind: Slot.Task.Kind, _ request: WorkerRequest) {
+        slot.sent &+= 1
+        slot.tasks.append(Slot.Task(kind: kind, started: now, sequence: slot.sent))
+        requests += encoder.encode(request)
+      }
+      // The next file to read goes first: the worker reads it while the command receives
+      // the results of the batch before, and has it loaded when its scenarios come.
+      if !slot.tasks.contains(where: \.isRead), ready.filter({ $0.reader === slot }).count < 2,
+        let file = takeFile()
+      {
+        append(.read(file: file), .plan(files[file]))
+      }
+      // The next batch goes while the worker still has some of the last one to run, so that
+      // it never waits for the command between batches; with --fail-fast, only once the
+      // last one ended.
+      let lowWater = configuration.stopAfterFailure ? 0 : Self.maxBatch / 2
+      if slot.tasks.count(where: { !$0.isRead }) <= lowWater, let batch = takeBatch(for: slot) {
+        for index in batch {
+          slot.sent &+= 1
+          slot.tasks.append(Slot.Task(kind: .run(index: index), started: now, sequence: slot.sent))
+        }
+        requests += encoder.encode(.run(batch.map { scenarios[$0].id }, timeout: configuration.timeout.inSeconds))
+      }
+      if !requests.isEmpty { _ = slot.process.send(requests) }  // A dead worker shows as the end of its output.
+    }
+  }
+
+  private var hasWorkForANewWorker: Bool {
+    if !retries.isEmpty || !everyFileSent || ready.contains(where: { $0.reader == nil }) { return true }
+    return !ready.isEmpty && slots.allSatisfy { !$0.tasks.isEmpty }
+  }
+
+  private func takeFile() -> Int? {
+    if !rereads.isEmpty { return rereads.removeFirst() }
+    guard nextFile < files.count else { return nil }
+    defer { nextFile += 1 }
+    return nextFile
+  }
+
+  /// The retries, else a batch of a file this worker read, else (once every file was sent
+  /// to be read, or when its reader is gone) any batch.
+  private func takeBatch(for slot: Slot) -> [Int]? {
+    if !retries.isEmpty {
+      defer { retries = [] }
+      return retries
+    }
+    let position =
+      ready.firstIndex { $0.reader === slot }
+      ?? ready.firstIndex { $0.reader == nil }
+      ?? (everyFileSent ? ready.indices.first : nil)
+    return position.map { ready.remove(at: $0).indices }
+  }
+
+  /// A worker could not be started: the next thing it would have done fails.
+  private func failToStart(_ error: WorkerProcess.SpawnError) {
+    let message = "could not start a worker: \(error)"
+    if let file = takeFile() {
+      fileRead(file, unreadable(files[file], message), output: [], by: nil)
+    } else if !retries.isEmpty || !ready.isEmpty {
+      let index = retries.isEmpty ? ready[0].indices.removeFirst() : retries.removeFirst()
+      if ready.first?.indices.isEmpty == true { ready.removeFirst() }
+      let result = errorResult(scenarios[index], message: message, duration: 0)
+      report(index: index, result, output: [])
+    }
+  }
+
+  // MARK: - Answers
+
+  /// The file at `index` of the run's files was read: selects from it and every file after
+  /// it that waited for it (selection goes in file order).
+  private func fileRead(
+    _ index: Int, _ file: LoadedFile, output: [UInt8], by reader: Slot?
+  ) {
+    arrived[index] = (file, output, reader)
+    while let next = arrived.removeValue(forKey: selectedFiles) {
+      let selected = planned(selectedFiles, next.file, next.output)
+      selectedFiles += 1
+      guard !selected.isEmpty else { continue }
+      let first = scenarios.count
+      scenarios += selected
+      // Small batches once the last files are read, so that every worker gets a share of
+      // them; one at a time with --fail-fast, which must not start what follows a failure.
+      let size =
+        configuration.stopAfterFailure
+        ? 1 : everyFileSent ? max(1, min(Self.maxBatch, selected.count / (2 * configuration.jobs))) : Self.maxBatch
+      let reader = next.reader.flatMap { $0.isDead ? nil : $0 }
+      for start in stride(from: first, to: scenarios.count, by: size) {
+        ready.append(Batch(indices: Array(start..<min(start + size, scenarios.count)), reader: reader))
+      }
+    }
+  }
+
+  private func report(_ task: Slot.Task, _ result: ScenarioResult, output: [UInt8]) {
+    guard case .run(let index) = task.kind else { return }
+    report(index: index, result, output: output)
+  }
+
+  private func report(index: Int, _ result: ScenarioResult, output: [UInt8]) {
+    if configuration.stopAfterFailure, result.outcome == .failed || result.outcome == .error {
+      stopping = true
+    }
+    onResult(index, result, output)
+  }
+
+  /// The request after the one that ended starts now.
+  private func startNext(_ slot: Slot) {
+    if !slot.tasks.isEmpty { slot.tasks[0].started = clock.now }
+  }
+
+  /// The slot's worker is dead or broken: its current request fails with `message` (and
+  /// the tail of its standard error), and the rest of what it was sent goes to other
+  /// workers.
+  private func fail(_ slot: Slot, _ message: String) {
+    slot.isDead = true
+    drainErrors(slot)
+    let output = slot.takeAllOutput()
+    let task = slot.tasks.removeFirst()
+    for other in slot.tasks {
+      switch other.kind {
+      case .read(let file): rereads.append(file)
+      case .run(let index): retries.append(index)
+      }
+    }
+    rereads.sort()
+    retries.sort()
+    slot.tasks = []
+    for index in ready.indices where ready[index].reader === slot { ready[index].reader = nil }
+    for key in arrived.keys where arrived[key]?.reader === slot { arrived[key]?.reader = nil }
+    let text = message + Self.quote(output)
+    switch task.kind {
+    case .read(let file):
+      fileRead(file, unreadable(files[file], text), output: output, by: nil)
+    case .run(let index):
+      let result = errorResult(scenarios[index], message: text, duration: (clock.now - task.started).inSeconds)
+      report(index: index, result, output: output)
+    }
+  }
+
+  /// A file that a worker could not read, as the run reports it.
+  private func unreadable(_ file: String, _ message: String) -> LoadedFile {
+    let error = SpecFileError(file: file, location: FileLocation(file: file, line: 0, column: 0), message: message)
+    return LoadedFile(file: file, feature: nil, scenarios: [], errors: [error])
+  }
+
+  /// Starts a worker, with a step board when the system gives one.
+  private func spawn() throws(WorkerProcess.SpawnError) -> Slot {
+    var environment = configuration.environment
+    let board = StepBoard.create()
+    defer { if let board { close(board.descriptor) } }  // The worker has its own copy.
+    if board != nil { environment[StepBoard.environmentKey] = "\(StepBoard.workerDescriptor)" }
+    let process = try WorkerProcess.spawn(
+      executable: configuration.executable, arguments: configuration.arguments, environment: environment,
+      passing: board.map { ($0.descriptor, StepBoard.workerDescriptor) })
+    return Slot(process: process, board: board?.board)
+  }
+
+  // MARK: - Messages from a worker
+
+  private enum Handled {
+    case none
+    case read(LoadedFile)
+    case finished(ScenarioResult)
+    case broken(String)
+  }
+
+  private func handle(_ line: [UInt8], of slot: Slot, task: Slot.Task) -> Handled {
+    if case .run(let index) = task.kind, let duration = WorkerMessage.passedDuration(line) {
+      return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration))
+    }
+    if case .read(let file) = task.kind, let loaded = LoadedFile(compactLine: line) {
+      guard loaded.file == files[file] else {
+        return .broken("the worker did not answer with the scenarios of \(files[file])")
+      }
+      return .read(loaded)
+    }
+    guard let message = try? decoder.decode(WorkerMessage.self, from: Data(line)) else {
+      let text = String(decoding: line.prefix(200), as: UTF8.self)
+      return .broken("the worker broke the protocol with the line '\(text)' \(whereStuck(task, of: slot))")
+    }
+    switch task.kind {
+    case .read(let file):
+      guard let loaded = message.plan, loaded.file == files[file] else {
+        return .broken("the worker did not answer with the scenarios of \(files[file])")
+      }
+      return .read(loaded)
+    case .run(let index):
+      if let step = message.step {
+        slot.tasks[0].step = step
+        return .none
+      }
+      if let duration = message.passed {
+        return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration))
+      }
+      guard let result = message.result else {
+        return .broken("the worker did not answer with the result of \(scenarios[index].id)")
+      }
+      guard result.id == scenarios[index].id else {
+        return .broken("the worker answered for \(result.id) instead of \(scenarios[index].id)")
+      }
+      return .finished(result)
+    }
+  }
+
+  /// ` in the step at specs/counter.yaml:12:9`, ` before its first step`, or ` while reading
+  /// the file`: from the worker's step board when it is on this request, else from its
+  /// `step` messages.
+  private func whereStuck(_ task: Slot.Task, of slot: Slot) -> String {
+    guard case .run(let index) = task.kind else { return "while reading the file" }
+    var step = task.step
+    if let record = slot.board?.read(), record.sequence == task.sequence, record.line != StepBoard.elsewhere,
+      record.line > 0
+    {
+      step = FileLocation(file: scenarios[index].id.file, line: Int(record.line), column: Int(record.column))
+    }
+    return step.map { "in the step at \($0)" } ?? "before its first step"
+  }
+
+  /// The tail of a dead worker's standard error, under a line that says what it is.
+  private static func quote(_ errorOutput: [UInt8]) -> String {
+    let tail = Self.tail(of: errorOutput, lines: Self.quotedErrorLines)
+    return tail.isEmpty ? "" : "\nThe worker's last lines on standard error:\n" + tail
+  }
+
+  private func errorResult(_ scenario: PlannedScenario, message: String, duration: Double) -> ScenarioResult {
+    ScenarioResult(
+      id: scenario.id, name: scenario.name, location: scenario.location, tags: scenario.tags,
+      outcome: .error, duration: duration, errorMessage: message)
+  }
+
+  /// The last `lines` non-empty lines of `output`, each indented by two spaces, leaving
+  /// out a Swift crash's stack trace (from `Current stack trace:` or `💣 Program crashed`
+  /// on), so that a trap's quote ends with its `Fatal error: …` line. The whole output is
+  /// still forwarded to standard error.
+  nonisolated static func tail(of output: [UInt8], lines count: Int) -> String {
+    let lines = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline)
+    let beforeTrace = lines.prefix { !$0.hasPrefix("Current stack trace:") && !$0.hasPrefix("💣 Program crashed") }
+    return beforeTrace.filter { !$0.allSatisfy(\.isWhitespace) }
+      .suffix(count).map { "  " + $0 }.joined(separator: "\n")
+  }
+
+  // MARK: - Workers
+
+  /// Reads what is available on one of a worker's pipes (see `WorkerProcess.readAvailable`).
+  private func read(_ slot: Slot, _ stream: WorkerProcess.Stream) -> [UInt8]? {
+    readBuffer.withUnsafeMutableBytes { slot.process.readAvailable(from: stream, buffer: $0) }
+  }
+
+  private func drainErrors(_ slot: Slot) {
+    if let bytes = read(slot, .errors) { slot.errorOutput.append(contentsOf: bytes) }
+  }
+
+  /// Waits a millisecond before polling when every worker has several requests queued,
+  /// so that the command takes in their answers a few at a time instead of waking up
+  /// for each: a scenario often takes a fraction of a millisecond, and on a small
+  /// machine the command's wake-ups took CPU time from the workers. A worker with little
+  /// left to do is never kept waiting.
+  private func napWhileWorkersAreBusy() {
+    guard !slots.isEmpty, slots.allSatisfy({ !$0.isDead && $0.tasks.count >= Self.napQueue }) else { return }
+    usleep(1000)
+  }
+
+  /// The requests every worker must have queued for the command to nap.
+  private static let napQueue = 4
+
+  /// Milliseconds until the nearest deadline, or -1 (no deadline).
+  private func pollTimeout() -> Int32 {
+    let deadlines = slots.compactMap { $0.tasks.first.map { $0.started + configuration.timeout + configuration.grace } }
+    guard let nearest = deadlines.min() else { return -1 }
+    let milliseconds = ((nearest - clock.now).inSeconds * 1000).rounded(.up)
+    return Int32(min(max(milliseconds, 0), 60_000))
+  }
+
+  /// Reaps and forgets the workers that ended (or whose output ended while they were idle).
+  private func removeEndedWorkers() {
+    for slot in slots where slot.tasks.isEmpty && (slot.isDead || slot.process.output < 0) {
+      slot.process.wait()
+      slot.isDead = true
+    }
+    slots.removeAll(where: \.isDead)
+  }
+
+  /// Lets idle workers end (their input closes) and reaps every worker.
+  private func shutDown() {
+    for slot in slots { slot.process.closeInput() }
+    for slot in slots { slot.process.wait() }
+    slots = []
+  }
+
+  /// A worker, and the requests it was sent and has not answered yet (none while idle).
+  private final class Slot {
+    struct Task {
+      enum Kind {
+        /// Read the file at this index of the run's files.
+        case read(file: Int)
+        /// Run the scenario at this index of the run's scenarios.
+        case run(index: Int)
+      }
+
+      var kind: Kind
+      /// When it started: when it was sent, or when the request before it ended.
+      var started: ContinuousClock.Instant
+      /// Which request to the worker it is (the worker's `StepBoard` numbers them alike).
+      var sequence: UInt32
+      /// The step that started last, when the worker sent it as a message.
+      var step: FileLocation?
+
+      var isRead: Bool {
+        if case .read = kind { return true }
+        return false
+      }
+    }
+
+    let process: WorkerProcess
+    let board: StepBoard?
+    /// The requests in order: the first one is under way.
+    var tasks: [Task] = []
+    /// How many requests the worker was sent.
+    var sent: UInt32 = 0
+    var lines = LineBuffer()
+    /// What the worker wrote to standard error since its last answer.
+    var errorOutput: [UInt8] = []
+    var isDead = false
+
+    init(process: WorkerProcess, board: StepBoard?) {
+      self.process = process
+      self.board = board
+    }
+
+    /// What the request that just ended wrote: the output up to its end marker.
+    func takeScenarioOutput() -> [UInt8] {
+      if errorOutput.starts(with: scenarioEndMarker) {  // Nothing written: the usual case.
+        errorOutput.removeFirst(scenarioEndMarker.count)
+        return []
+      }
+      guard let marker = errorOutput.firstRange(of: scenarioEndMarker) else { return takeAllOutput() }
+      defer { errorOutput.removeSubrange(..<marker.upperBound) }
+      return Array(errorOutput[..<marker.lowerBound])
+    }
+
+    /// All the output, without end markers (a dead worker's).
+    func takeAllOutput() -> [UInt8] {
+      defer { errorOutput = [] }
+      while let marker = errorOutput.firstRange(of: scenarioEndMarker) { errorOutput.removeSubrange(marker) }
+      return errorOutput
+    }
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as a `Double`.
+  var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

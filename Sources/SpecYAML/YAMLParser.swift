@@ -1,0 +1,642 @@
+import Foundation
+internal import CYAML
+
+/// Reads YAML into ``YAMLNode`` trees with libyaml's event API.
+///
+/// The parser resolves anchors and aliases, applies merge keys (`<<`), and rejects
+/// what a spec file must not contain: duplicate keys, more than one document, an
+/// empty file, unknown tags and non-scalar keys. It also bounds what hostile input
+/// can cost; see ``Limits``.
+///
+/// ```swift
+/// let root = try YAMLParser.parse(contentsOf: "specs/counter.yaml")
+/// let feature = root["feature"]?.scalar?.value
+/// ```
+public struct YAMLParser: Sendable {
+  /// The bounds that keep a hostile file from costing unbounded time or memory.
+  public struct Limits: Sendable, Hashable {
+    /// The largest file read, in bytes (16 MiB).
+    public var maxFileSize: Int = 16 << 20
+    /// The deepest nesting of sequences and mappings, aliases included (256).
+    public var maxDepth: Int = 256
+    /// The most nodes that aliases may add to a document when expanded (1,000,000).
+    public var maxAliasExpansion: Int = 1_000_000
+
+    public init(maxFileSize: Int = 16 << 20, maxDepth: Int = 256, maxAliasExpansion: Int = 1_000_000) {
+      self.maxFileSize = maxFileSize
+      self.maxDepth = maxDepth
+      self.maxAliasExpansion = maxAliasExpansion
+    }
+
+    public static let `default` = Limits()
+  }
+
+  public var limits: Limits
+
+  public init(limits: Limits = .default) {
+    self.limits = limits
+  }
+
+  /// Reads and parses a file.
+  ///
+  /// - Complexity: O(*n*) in the size of the file.
+  public static func parse(contentsOf path: String, limits: Limits = .default) throws -> YAMLNode {
+    try YAMLParser(limits: limits).parse(contentsOf: path)
+  }
+
+  /// Parses text, naming it `path` in errors.
+  ///
+  /// - Complexity: O(*n*) in the size of the text.
+  public static func parse(_ text: String, path: String = "<string>", limits: Limits = .default) throws -> YAMLNode {
+    try YAMLParser(limits: limits).parse(bytes: Array(text.utf8), path: path)
+  }
+
+  /// Reads and parses a file.
+  public func parse(contentsOf path: String) throws -> YAMLNode {
+    try parse(bytes: readFile(path), path: path)
+  }
+
+  /// Parses bytes, naming them `path` in errors.
+  public func parse(bytes: [UInt8], path: String) throws -> YAMLNode {
+    try parseDocument(bytes: bytes, path: path).root
+  }
+
+  /// Reads and parses a file into the flat form that ``YAMLDecoder`` reads fastest.
+  public func parseDocument(contentsOf path: String) throws -> YAMLDocument {
+    try parseDocument(bytes: readFile(path), path: path)
+  }
+
+  /// Parses bytes into the flat form that ``YAMLDecoder`` reads fastest, naming them `path` in errors.
+  ///
+  /// - Complexity: O(*n*) in the size of the bytes.
+  public func parseDocument(bytes: [UInt8], path: String) throws -> YAMLDocument {
+    guard bytes.count <= limits.maxFileSize else {
+      throw YAMLError(
+        "the file is \(formatSize(bytes.count)), over the \(formatSize(limits.maxFileSize)) limit",
+        at: FileLocation(file: path, line: 0, column: 0))
+    }
+    let source = SourceFile(path: path, bytes: bytes)
+    try validateText(source)
+    var builder = TapeBuilder(source: source, limits: limits)
+    return YAMLDocument(tape: try builder.build())
+  }
+
+  // MARK: - Reading
+
+  func readFile(_ path: String) throws -> [UInt8] {
+    let whole = FileLocation(file: path, line: 0, column: 0)
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      throw YAMLError("cannot read the file: \(String(cString: strerror(errno)))", at: whole)
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw YAMLError("cannot read the file: \(String(cString: strerror(errno)))", at: whole)
+    }
+    if (info.st_mode & S_IFMT) == S_IFDIR {
+      throw YAMLError("cannot read the file: it is a directory", at: whole)
+    }
+    let size = Int(info.st_size)
+    guard size <= limits.maxFileSize else {
+      throw YAMLError("the file is \(formatSize(size)), over the \(formatSize(limits.maxFileSize)) limit", at: whole)
+    }
+    // Read up to one byte past the limit, so a file that grows while read is still caught.
+    var bytes = [UInt8](repeating: 0, count: min(size, limits.maxFileSize) + 1)
+    var total = 0
+    while total < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { buffer in
+        read(descriptor, buffer.baseAddress! + total, buffer.count - total)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw YAMLError("cannot read the file: \(String(cString: strerror(errno)))", at: whole)
+      }
+      if count == 0 { break }
+      total += count
+    }
+    guard total <= limits.maxFileSize else {
+      throw YAMLError("the file is over the \(formatSize(limits.maxFileSize)) limit", at: whole)
+    }
+    bytes.removeSubrange(total...)
+    return bytes
+  }
+
+  /// Rejects NUL bytes and invalid UTF-8 with the line and column where they are.
+  func validateText(_ source: SourceFile) throws {
+    // Most files are plain ASCII without NULs: check that first, eight bytes at a time,
+    // and count lines and columns only when something needs a closer look.
+    let clean = source.bytes.withUnsafeBytes { raw -> Bool in
+      let count = raw.count
+      var index = 0
+      while index + 8 <= count {
+        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        // A byte with its high bit set, or a zero byte (the classic "has zero byte" test).
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low: UInt64 = 0x0101_0101_0101_0101
+        if word & high != 0 || (word &- low) & ~word & high != 0 { return false }
+        index += 8
+      }
+      while index < count {
+        let byte = raw[index]
+        if byte == 0 || byte >= 0x80 { return false }
+        index += 1
+      }
+      return true
+    }
+    if clean { return }
+    try validateTextSlowly(source)
+  }
+
+  private func validateTextSlowly(_ source: SourceFile) throws {
+    let bytes = source.bytes
+    var line = 1
+    var column = 1
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let byte = bytes[index]
+      if byte < 0x80 {
+        if byte == 0 {
+          throw YAMLError(
+            "the file contains a NUL byte; spec files are UTF-8 text", source: source,
+            mark: Mark(line: line, column: column, offset: index))
+        }
+        if byte == 0x0A {
+          line += 1
+          column = 1
+        } else {
+          column += 1
+        }
+        index += 1
+        continue
+      }
+      let length = utf8SequenceLength(bytes, at: index)
+      guard length > 0 else {
+        throw YAMLError(
+          "the file is not valid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))); spec files are UTF-8 text",
+          source: source, mark: Mark(line: line, column: column, offset: index))
+      }
+      index += length
+      column += 1
+    }
+  }
+}
+
+/// The length of a valid UTF-8 sequence that starts at `index`, or 0 when it is invalid.
+private func utf8SequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+  let first = bytes[index]
+  let count = bytes.count
+  func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+    index + offset < count && range.contains(bytes[index + offset])
+  }
+  switch first {
+  case 0xC2...0xDF:
+    return continuation(1) ? 2 : 0
+  case 0xE0:
+    return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : 0
+  case 0xE1...0xEC, 0xEE...0xEF:
+    return continuation(1) && continuation(2) ? 3 : 0
+  case 0xED:
+    return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : 0
+  case 0xF0:
+    return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : 0
+  case 0xF1...0xF3:
+    return continuation(1) && continuation(2) && continuation(3) ? 4 : 0
+  case 0xF4:
+    return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : 0
+  default:
+    return 0
+  }
+}
+
+/// `16 MiB`, `1.5 KiB`, `12 bytes`.
+func formatSize(_ bytes: Int) -> String {
+  func format(_ value: Double, _ unit: String) -> String {
+    let rounded = (value * 10).rounded() / 10
+    let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    return "\(text) \(unit)"
+  }
+  if bytes >= 1 << 20 { return format(Double(bytes) / Double(1 << 20), "MiB") }
+  if bytes >= 1 << 10 { return format(Double(bytes) / Double(1 << 10), "KiB") }
+  return "\(bytes) bytes"
+}
+
+// MARK: - Building the document
+
+/// Turns libyaml's events into a ``Tape`` with an explicit stack, so depth costs no recursion.
+private struct TapeBuilder {
+  let source: SourceFile
+  let limits: YAMLParser.Limits
+  var tape = Tape()
+
+  /// A collection under construction. Plain data, so the stack costs no reference counting;
+  /// the rarely used parts are in ``Extras``.
+  struct Frame {
+    /// The collection's node.
+    var ref: Int
+    var isMapping: Bool
+    var hasAnchor: Bool
+    /// The last child linked, or -1.
+    var last = -1
+    /// Elements of a sequence; entries of a mapping, merge keys excluded.
+    var count = 0
+    /// Nodes in the subtree, aliases expanded.
+    var size = 1
+    /// Levels of collections in the subtree, this one included.
+    var height = 1
+    /// In a mapping: the key whose value comes next, or -1.
+    var key = -1
+    /// In a mapping: the next value is a merge key's (`<<`).
+    var valueIsMerge = false
+    var hasMerges = false
+    var hasSeen = false
+
+    init(ref: Int, isMapping: Bool, hasAnchor: Bool) {
+      self.ref = ref
+      self.isMapping = isMapping
+      self.hasAnchor = hasAnchor
+    }
+  }
+
+  /// What a few collections need besides their ``Frame``.
+  struct Extras {
+    var anchor: String?
+    /// Merge keys: the number of entries before each, and its value.
+    var merges: [(position: Int, value: Int)] = []
+    /// Keys seen, once a mapping has more than a few (for duplicates in constant time).
+    var seen: [String: Tape.Slot] = [:]
+  }
+
+  struct Anchored {
+    var ref: Int
+    var size: Int
+    var height: Int
+  }
+
+  var frames: [Frame] = []
+  /// Parallel to `frames`, but only grown when a frame needs it.
+  var extras: [Extras] = []
+  var anchors: [String: Anchored] = [:]
+  var expandedByAliases = 0
+  var root: Int?
+  var documents = 0
+
+  init(source: SourceFile, limits: YAMLParser.Limits) {
+    self.source = source
+    self.limits = limits
+    tape.sources.append(source)
+    tape.nodes.reserveCapacity(source.bytes.count / 8)
+    tape.text.reserveCapacity(source.bytes.count / 2)
+  }
+
+  @inline(__always)
+  func mark(_ mark: yaml_mark_t) -> Mark {
+    Mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1, offset: Int(mark.index))
+  }
+
+  func error(_ message: String, _ at: Mark) -> YAMLError {
+    YAMLError(message, source: source, mark: at)
+  }
+
+  mutating func build() throws -> Tape {
+    let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+    defer { parser.deallocate() }
+    guard yaml_parser_initialize(parser) == 1 else {
+      throw error("libyaml could not start (out of memory)", Mark(line: 1, column: 1))
+    }
+    defer { yaml_parser_delete(parser) }
+    try source.bytes.withUnsafeBufferPointer { buffer in
+      yaml_parser_set_input_string(parser, buffer.baseAddress, buffer.count)
+      var event = yaml_event_t()
+      while true {
+        guard yaml_parser_parse(parser, &event) == 1 else {
+          throw libyamlError(parser.pointee)
+        }
+        defer { yaml_event_delete(&event) }
+        if event.type == YAML_STREAM_END_EVENT { break }
+        try handle(event)
+      }
+    }
+    guard let root else {
+      throw error("the file is empty: it has no YAML document", Mark(line: 1, column: 1))
+    }
+    tape.root = root
+    return tape
+  }
+
+  mutating func handle(_ event: yaml_event_t) throws {
+    switch event.type {
+    case YAML_DOCUMENT_START_EVENT:
+      documents += 1
+      if documents > 1 {
+        throw error(
+          "the file has more than one YAML document; a spec file holds exactly one", mark(event.start_mark))
+      }
+    case YAML_SCALAR_EVENT:
+      let data = event.data.scalar
+      let start = mark(event.start_mark)
+      let style: YAMLNode.ScalarStyle
+      switch data.style {
+      case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+      case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+      case YAML_LITERAL_SCALAR_STYLE: style = .literal
+      case YAML_FOLDED_SCALAR_STYLE: style = .folded
+      default: style = .plain
+      }
+      let tag = data.tag == nil ? .none : try resolveTag(data.tag, at: start)
+      let offset = tape.appendText(UnsafeBufferPointer(start: data.value, count: data.length))
+      let ref = tape.append(
+        Tape.Node(
+          start: start, end: mark(event.end_mark), first: offset, count: UInt32(data.length), source: 1,
+          kind: .scalar, style: style, tag: tag))
+      if let anchor = data.anchor {
+        anchors[String(cString: anchor)] = Anchored(ref: ref, size: 1, height: 0)
+      }
+      try add(ref, size: 1, height: 0)
+    case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+      let isMapping = event.type == YAML_MAPPING_START_EVENT
+      let start = mark(event.start_mark)
+      if frames.count >= limits.maxDepth {
+        throw error("the nesting is deeper than \(limits.maxDepth) levels", start)
+      }
+      let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+      let tagPointer = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
+      let tag = tagPointer == nil ? .none : try resolveTag(tagPointer, at: start)
+      let ref = tape.append(
+        Tape.Node(
+          start: start, end: start, first: Tape.none, count: 0, source: 1, kind: isMapping ? .mapping : .sequence,
+          style: .plain, tag: tag))
+      frames.append(Frame(ref: ref, isMapping: isMapping, hasAnchor: anchor != nil))
+      if let anchor { extras[extras(frames.count - 1)].anchor = String(cString: anchor) }
+    case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+      let frame = frames.removeLast()
+      tape.nodes[frame.ref].end = mark(event.end_mark)
+      tape.nodes[frame.ref].count = UInt32(frame.count)
+      if frame.hasMerges || frame.hasSeen || frame.hasAnchor {
+        let extra = extras[frames.count]
+        extras[frames.count] = Extras()
+        if frame.hasMerges {
+          try applyMerges(frame, extra.merges)
+        } else if frame.hasSeen {
+          tape.indexes[tape.nodes[frame.ref].first] = extra.seen
+        }
+        if let anchor = extra.anchor {
+          anchors[anchor] = Anchored(ref: frame.ref, size: frame.size, height: frame.height)
+        }
+      }
+      try add(frame.ref, size: frame.size, height: frame.height)
+    case YAML_ALIAS_EVENT:
+      let name = String(cString: event.data.alias.anchor)
+      let start = mark(event.start_mark)
+      guard let anchored = anchors[name] else {
+        throw error("unknown alias `*\(name)`: no anchor `&\(name)` is defined before it", start)
+      }
+      expandedByAliases += anchored.size
+      if expandedByAliases > limits.maxAliasExpansion {
+        throw error(
+          "aliases expand the document past \(limits.maxAliasExpansion) nodes; "
+            + "an alias may not repeat a large anchor this often", start)
+      }
+      if frames.count + anchored.height > limits.maxDepth {
+        throw error("the nesting is deeper than \(limits.maxDepth) levels once `*\(name)` is expanded", start)
+      }
+      // The alias stands where it is written, with the anchored node's content (its children are shared).
+      var node = tape.nodes[anchored.ref]
+      node.start = start
+      node.end = mark(event.end_mark)
+      node.next = Tape.none
+      try add(tape.append(node), size: anchored.size, height: anchored.height)
+    default:
+      break
+    }
+  }
+
+  /// Links a finished node into the collection being built, or makes it the root.
+  mutating func add(_ ref: Int, size: Int, height: Int) throws {
+    guard !frames.isEmpty else {
+      root = ref
+      return
+    }
+    // One read and one write of the frame (it is plain data), not one access per field.
+    let top = frames.count - 1
+    var frame = frames[top]
+    defer { frames[top] = frame }
+    tape.link(ref, after: frame.last, in: frame.ref)
+    frame.last = ref
+    frame.size += size
+    if height + 1 > frame.height {
+      frame.height = height + 1
+    }
+    guard frame.isMapping else {
+      frame.count += 1
+      return
+    }
+    if frame.key >= 0 {
+      // A value.
+      if frame.valueIsMerge {
+        extras[extras(top)].merges.append((frame.count, ref))
+        frame.hasMerges = true
+        frame.valueIsMerge = false
+      } else {
+        frame.count += 1
+      }
+      frame.key = -1
+      return
+    }
+    // A key.
+    frame.key = ref
+    let node = tape.nodes[ref]
+    guard node.kind == .scalar else {
+      throw error("a mapping key must be a scalar, not \(tape.foundDescription(ref))", node.start)
+    }
+    if isMergeKey(node) {
+      frame.valueIsMerge = true
+      return
+    }
+    try checkDuplicate(ref, node, in: &frame, at: top)
+  }
+
+  /// Makes room for the extras of a frame; returns its depth.
+  mutating func extras(_ depth: Int) -> Int {
+    while extras.count <= depth { extras.append(Extras()) }
+    return depth
+  }
+
+  /// Rejects a key that the mapping already has.
+  mutating func checkDuplicate(_ key: Int, _ keyNode: Tape.Node, in frame: inout Frame, at depth: Int) throws {
+    let ordinal = UInt32(frame.count)
+    if frame.hasSeen {
+      let name = tape.string(key)
+      if let first = extras[depth].seen[name] {
+        throw duplicate(name, key, first: Int(first.key))
+      }
+      extras[depth].seen[name] = Tape.Slot(ordinal: ordinal, key: UInt32(key))
+      return
+    }
+    // Compare with the keys so far, skipping merge keys; the lengths first, as most differ.
+    var current = tape.nodes[frame.ref].first
+    while current != Tape.none, Int(current) != key {
+      let candidate = tape.nodes[Int(current)]
+      if candidate.count == keyNode.count, keysEqual(candidate, keyNode), !isMergeKey(candidate) {
+        throw duplicate(tape.string(key), key, first: Int(current))
+      }
+      current = tape.nodes[Int(candidate.next)].next
+    }
+    if frame.count + 1 > YAMLNode.Mapping.linearLimit, !frame.hasMerges {
+      // From here on, a hash of the keys (it becomes the mapping's index).
+      var seen = [String: Tape.Slot]()
+      var ordinal: UInt32 = 0
+      var current = tape.nodes[frame.ref].first
+      while current != Tape.none {
+        seen[tape.string(Int(current))] = Tape.Slot(ordinal: ordinal, key: current)
+        ordinal += 1
+        if Int(current) == key { break }
+        current = tape.nodes[Int(tape.nodes[Int(current)].next)].next
+      }
+      extras[extras(depth)].seen = seen
+      frame.hasSeen = true
+    }
+  }
+
+  /// A plain, untagged `<<`.
+  func isMergeKey(_ ref: Int) -> Bool {
+    isMergeKey(tape.nodes[ref])
+  }
+
+  func isMergeKey(_ node: Tape.Node) -> Bool {
+    guard node.count == 2, node.kind == .scalar, node.style == .plain, node.tag == .none else { return false }
+    return tape.text[Int(node.first)] == UInt8(ascii: "<") && tape.text[Int(node.first) + 1] == UInt8(ascii: "<")
+  }
+
+  func keysEqual(_ left: Tape.Node, _ right: Tape.Node) -> Bool {
+    guard left.count == right.count else { return false }
+    return tape.text.withUnsafeBufferPointer { buffer in
+      left.count == 0 || memcmp(buffer.baseAddress! + Int(left.first), buffer.baseAddress! + Int(right.first), Int(left.count)) == 0
+    }
+  }
+
+  func resolveTag(_ pointer: UnsafeMutablePointer<yaml_char_t>?, at start: Mark) throws -> YAMLNode.Tag {
+    guard let pointer else { return .none }
+    let tag = String(cString: pointer)
+    let core = "tag:yaml.org,2002:"
+    switch tag {
+    case "!", core + "str": return .string
+    case core + "int": return .int
+    case core + "float": return .float
+    case core + "bool": return .bool
+    case core + "null": return .null
+    case core + "timestamp": return .timestamp
+    case core + "binary": return .binary
+    case core + "seq": return .seq
+    case core + "map": return .map
+    default:
+      let shown = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag
+      throw error("unsupported tag `\(shown)`; specs use plain YAML values", start)
+    }
+  }
+
+  // MARK: Mappings
+
+  func duplicate(_ key: String, _ at: Int, first: Int) -> YAMLError {
+    error("duplicate key `\(key)` in this mapping (first at \(tape.nodes[first].start))", tape.nodes[at].start)
+  }
+
+  /// YAML's merge: keys written in the mapping win, then earlier merged mappings over later ones.
+  /// The mapping gets a new chain of entries (copies of the entries' key and value nodes).
+  mutating func applyMerges(_ frame: Frame, _ merges: [(position: Int, value: Int)]) throws {
+    var explicit: [(key: Int, value: Int)] = []
+    var current = tape.nodes[frame.ref].first
+    while current != Tape.none {
+      let value = tape.nodes[Int(current)].next
+      if !isMergeKey(Int(current)) { explicit.append((Int(current), Int(value))) }
+      current = tape.nodes[Int(value)].next
+    }
+    var present = Set(explicit.map { tape.string($0.key) })
+    var result: [(key: Int, value: Int)] = []
+    result.reserveCapacity(explicit.count)
+    var next = 0
+    for merge in merges {
+      while next < merge.position {
+        result.append(explicit[next])
+        next += 1
+      }
+      let sources: [Int]
+      switch tape.kind(merge.value) {
+      case .mapping: sources = [merge.value]
+      case .sequence: sources = tape.children(merge.value)
+      case .scalar:
+        throw error(
+          "the merge key `<<` takes a mapping or a list of mappings, not \(tape.foundDescription(merge.value))",
+          tape.nodes[merge.value].start)
+      }
+      for source in sources {
+        guard tape.kind(source) == .mapping else {
+          throw error(
+            "the merge key `<<` takes a mapping or a list of mappings, not a list holding "
+              + tape.foundDescription(source), tape.nodes[source].start)
+        }
+        for key in tape.keys(source) {
+          let name = tape.string(key)
+          guard !present.contains(name) else { continue }
+          present.insert(name)
+          result.append((key, Int(tape.nodes[key].next)))
+        }
+      }
+    }
+    result.append(contentsOf: explicit[next...])
+    var last = -1
+    for entry in result {
+      var key = tape.nodes[entry.key]
+      key.next = Tape.none
+      let keyRef = tape.append(key)
+      tape.link(keyRef, after: last, in: frame.ref)
+      var value = tape.nodes[entry.value]
+      value.next = Tape.none
+      let valueRef = tape.append(value)
+      tape.link(valueRef, after: keyRef, in: frame.ref)
+      last = valueRef
+    }
+    if last < 0 { tape.nodes[frame.ref].first = Tape.none }
+    tape.nodes[frame.ref].count = UInt32(result.count)
+    tape.indexMapping(frame.ref)
+  }
+
+  // MARK: libyaml's errors
+
+  func libyamlError(_ parser: yaml_parser_t) -> YAMLError {
+    let problem = parser.problem.map { String(cString: $0) } ?? "the YAML is malformed"
+    switch parser.error {
+    case YAML_READER_ERROR:
+      // Offsets, not lines, are all a reader error knows; find the line and column.
+      let at = position(ofByte: Int(parser.problem_offset))
+      return error("the file cannot be read as YAML: \(problem)", at)
+    case YAML_MEMORY_ERROR:
+      return error("libyaml ran out of memory", Mark(line: 1, column: 1))
+    default:
+      var message = problem
+      if let context = parser.context.map({ String(cString: $0) }) {
+        let contextMark = mark(parser.context_mark)
+        message += " \(context) that starts at \(contextMark)"
+      }
+      return error(message, mark(parser.problem_mark))
+    }
+  }
+
+  func position(ofByte offset: Int) -> Mark {
+    var line = 1
+    var column = 1
+    var index = 0
+    let bytes = source.bytes
+    while index < min(offset, bytes.count) {
+      if bytes[index] == 0x0A {
+        line += 1
+        column = 1
+      } else if bytes[index] & 0xC0 != 0x80 {
+        column += 1
+      }
+      index += 1
+    }
+    return Mark(line: line, column: column, offset: offset)
+  }
+}

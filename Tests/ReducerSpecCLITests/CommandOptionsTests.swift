@@ -1,0 +1,209 @@
+import ArgumentParser
+import Foundation
+import TestSupport
+import Testing
+@testable import ReducerSpecCLI
+@testable import SpecRunner
+
+@Suite struct CommandOptionsTests {
+  let directory: TemporaryDirectory
+
+  init() throws {
+    directory = try TemporaryDirectory(files: [
+      "specs/counter.yaml", "specs/b/search.yml", "specs/a/todos.yaml", "specs/notes.md",
+      "specs/.hidden/secret.yaml", "specs/.dotfile.yaml", "other/extra.yaml", "other/README",
+    ])
+  }
+
+  @Test func defaults() throws {
+    let settings = try resolve([directory.path("specs")], processorCount: 6)
+    #expect(settings.jobs == 6)
+    #expect(settings.timeout == .seconds(10))
+    #expect(settings.selection == ScenarioSelection())
+    #expect(!settings.list && !settings.failFast)
+    #expect(settings.junitPath == nil)
+    #expect(settings.format == .console && settings.color == .auto && settings.githubAnnotations == .auto)
+    #expect(settings.shardStatusFile == nil)
+  }
+
+  @Test func everyOption() throws {
+    let settings = try resolve([
+      "--jobs", "3", "--timeout", "300ms", "--filter", "search", "--tag", "smoke", "--tag", "!slow", "--list",
+      "--fail-fast", "--shard", "2/3", "--junit", "out.xml", "--format", "json", "--color", "never",
+      "--github-annotations", "on", directory.path("specs"),
+    ])
+    #expect(settings.jobs == 3)
+    #expect(settings.timeout == .milliseconds(300))
+    #expect(settings.selection.filters == ["search"])
+    #expect(settings.selection.tags == TagExpression(required: ["smoke"], excluded: ["slow"]))
+    #expect(settings.selection.shard == Shard(index: 2, count: 3))
+    #expect(settings.list && settings.failFast)
+    #expect(settings.junitPath == "out.xml")
+    #expect(settings.format == .json && settings.color == .never && settings.githubAnnotations == .on)
+    #expect(GitHubAnnotationsMode(argument: "on") == .on)
+    #expect(GitHubAnnotationsMode(argument: "off") == .off)
+    #expect(GitHubAnnotationsMode(argument: "auto") == .auto)
+  }
+
+  @Test func directoriesAreSearchedRecursivelyAndSortedByPath() throws {
+    let specs = directory.path("specs")
+    #expect(try resolve([specs]).files == ["\(specs)/a/todos.yaml", "\(specs)/b/search.yml", "\(specs)/counter.yaml"])
+    // A trailing slash names the same files; a file given twice (or inside a directory
+    // given too) runs once; a file is taken as given, whatever its extension.
+    let other = directory.path("other")
+    #expect(
+      try resolve([other + "/README", specs + "/", "\(specs)/counter.yaml", other]).files == [
+        "\(other)/README", "\(other)/extra.yaml", "\(specs)/a/todos.yaml", "\(specs)/b/search.yml",
+        "\(specs)/counter.yaml",
+      ])
+  }
+
+  @Test func bazelEnvironment() throws {
+    let specs = directory.path("specs")
+    let bazel = [
+      "TEST_TOTAL_SHARDS": "4", "TEST_SHARD_INDEX": "1", "TEST_SHARD_STATUS_FILE": "/tmp/status",
+      "XML_OUTPUT_FILE": "/tmp/test.xml", "TESTBRIDGE_TEST_ONLY": "counter",
+    ]
+    let settings = try resolve([specs], environment: bazel)
+    #expect(settings.selection.shard == Shard(index: 2, count: 4))
+    #expect(settings.shardStatusFile == "/tmp/status")
+    #expect(settings.junitPath == "/tmp/test.xml")
+    #expect(settings.selection.filters == ["counter"])
+    // The command line wins over the environment; --filter and TESTBRIDGE_TEST_ONLY both apply.
+    let overridden = try resolve(["--shard", "1/2", "--junit", "mine.xml", "--filter", "Incr", specs], environment: bazel)
+    #expect(overridden.selection.shard == Shard(index: 1, count: 2))
+    #expect(overridden.junitPath == "mine.xml")
+    #expect(overridden.selection.filters == ["Incr", "counter"])
+    // Empty variables are as good as unset.
+    let empty = try resolve([specs], environment: bazel.mapValues { _ in "" })
+    #expect(empty.selection == ScenarioSelection() && empty.junitPath == nil && empty.shardStatusFile == nil)
+  }
+
+  @Test func usageErrorsSayWhatIsWrong() {
+    let specs = directory.path("specs")
+    #expect(usageError(["--jobs", "0", specs]) == "Error: --jobs must be at least 1; got 0")
+    #expect(usageError(["--jobs=-2", specs]) == "Error: --jobs must be at least 1; got -2")
+    #expect(usageError(["--jobs", "many", specs]) == "Error: The value 'many' is invalid for '--jobs <n>'")
+    for timeout in ["5x", "0", "0ms", "-1s", "1.5.2s"] {
+      #expect(
+        usageError(["--timeout=\(timeout)", specs])
+          == "Error: --timeout expects a duration longer than zero, like 300ms, 1.5s, 2m or 10 (seconds); got '\(timeout)'")
+    }
+    #expect(usageError(["--shard", "0/3", specs]) == "Error: --shard 0/3: K must be between 1 and 3 (shards are counted from 1)")
+    #expect(usageError(["--shard", "4/3", specs]) == "Error: --shard 4/3: K must be between 1 and 3 (shards are counted from 1)")
+    #expect(usageError(["--shard", "x", specs]) == "Error: --shard expects K/N, shard K of N counted from 1 (like 2/4); got 'x'")
+    #expect(usageError(["--tag", "!", specs]) == "Error: --tag expects a tag, or !tag to leave out the scenarios that have it; got '!'")
+    #expect(
+      usageError(["--format", "xml", specs])
+        == "Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'console' and 'json'.")
+    #expect(usageError(["--frobnicate", specs]) == "Error: Unknown option '--frobnicate'")
+    #expect(usageError([directory.path("nope")]) == "Error: no such file or directory: '\(directory.path("nope"))'")
+    #expect(
+      usageError([specs], environment: ["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "2"])
+        == "Error: TEST_SHARD_INDEX must be between 0 and 1 when TEST_TOTAL_SHARDS is 2; got '2'")
+  }
+
+  @Test func aUsageErrorPrintsTheUsageAndExits64() {
+    let error = parseError(["--jobs", "0"])
+    #expect(
+      CommandOptions.fullMessage(for: error) == """
+        Error: --jobs must be at least 1; got 0
+        Usage: reducer-spec [<options>] [<path> ...]
+          See 'reducer-spec --help' for more information.
+        """)
+    #expect(CommandOptions.exitCode(for: error).rawValue == 64)
+    #expect(CommandOptions.exitCode(for: parseError(["--frobnicate"])).rawValue == 64)
+    #expect(CommandOptions.exitCode(for: parseError(["--help"])).rawValue == 0)
+    #expect(CommandOptions.exitCode(for: parseError(["--version"])).rawValue == 0)
+    #expect(CommandOptions.fullMessage(for: parseError(["--version"])) == ReducerSpecCommand.version)
+  }
+
+  @Test func withoutPathsTheSpecsDirectory() throws {
+    #expect(
+      try SpecPaths.expand([], defaultDirectory: directory.path("specs")).map { $0.replacingOccurrences(of: directory.path(""), with: "") }
+        == ["specs/a/todos.yaml", "specs/b/search.yml", "specs/counter.yaml"])
+    let missing = directory.path("specs-missing")
+    #expect(throws: ValidationError.self) { try SpecPaths.expand([], defaultDirectory: missing) }
+    do {
+      _ = try SpecPaths.expand([], defaultDirectory: missing)
+    } catch {
+      #expect(error.message == "no spec paths given, and there is no '\(missing)' directory here")
+    }
+  }
+
+  @Test func aDirectoryIsSearchedForYAMLFilesSkippingHiddenOnesAndLinkedDirectories() throws {
+    let tree = try TemporaryDirectory(files: [
+      "real/a.yaml", "specs/b.yml", "specs/deep/er/c.yaml", "specs/notes.txt", "specs/.hidden.yaml",
+      "specs/.git/d.yaml", "specs/dir.yaml/e.yaml", "specs/Z.yaml", "specs/é.yaml",
+    ])
+    let fileManager = FileManager.default
+    try fileManager.createSymbolicLink(atPath: tree.path("specs/link.yaml"), withDestinationPath: "../real/a.yaml")
+    try fileManager.createSymbolicLink(atPath: tree.path("specs/linked"), withDestinationPath: "../real")
+    try fileManager.createSymbolicLink(atPath: tree.path("specs/broken.yaml"), withDestinationPath: "../nowhere.yaml")
+    let specs = tree.path("specs")
+    // Byte order: "Z" before "b", and "é" (0xC3…) after every ASCII name; a linked file
+    // counts, a linked directory and a broken link do not; `dir.yaml` is searched as a
+    // directory.
+    #expect(
+      try SpecPaths.expand([specs]) == [
+        "\(specs)/Z.yaml", "\(specs)/b.yml", "\(specs)/deep/er/c.yaml", "\(specs)/dir.yaml/e.yaml",
+        "\(specs)/link.yaml", "\(specs)/é.yaml",
+      ])
+    #expect(try SpecPaths.expand([specs + "/"]) == SpecPaths.expand([specs]))
+    // A file named on the command line is taken whatever its name; each file once.
+    #expect(
+      try SpecPaths.expand([tree.path("specs/notes.txt"), specs + "/b.yml", specs]).first == "\(specs)/Z.yaml")
+    #expect(try SpecPaths.expand([tree.path("specs/notes.txt"), specs]).contains("\(specs)/notes.txt"))
+    #expect(try SpecPaths.expand([specs + "/b.yml", specs]).count(where: { $0.hasSuffix("/b.yml") }) == 1)
+  }
+
+  // MARK: - Helpers
+
+  private func resolve(
+    _ arguments: [String], environment: [String: String] = [:], processorCount: Int = 2
+  ) throws -> RunSettings {
+    try RunSettings(options: try CommandOptions.parse(arguments), environment: environment, processorCount: processorCount)
+  }
+
+  private func parseError(_ arguments: [String], environment: [String: String] = [:]) -> any Error {
+    do {
+      _ = try ReducerSpecCommand.settings(arguments: arguments + [directory.path("specs")], environment: environment)
+      return ValidationError("no error")
+    } catch {
+      return error
+    }
+  }
+
+  /// The first line of the message that the command prints for `arguments`.
+  private func usageError(_ arguments: [String], environment: [String: String] = [:]) -> String {
+    do {
+      _ = try ReducerSpecCommand.settings(arguments: arguments, environment: environment)
+      return "no error"
+    } catch {
+      let message = CommandOptions.fullMessage(for: error)
+      #expect(CommandOptions.exitCode(for: error).rawValue == 64)
+      return String(message.prefix { $0 != "\n" })
+    }
+  }
+}
+
+/// A temporary directory with empty files at the given relative paths, removed when the
+/// value's last copy goes away.
+final class TemporaryDirectory: Sendable {
+  let root: String
+
+  init(files: [String]) throws {
+    root = FileManager.default.temporaryDirectory.appendingPathComponent("reducer-spec-tests-\(UUID().uuidString)").path
+    for file in files {
+      let path = (root as NSString).appendingPathComponent(file)
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      _ = FileManager.default.createFile(atPath: path, contents: Data())
+    }
+  }
+
+  /// The absolute path of `relative` inside the directory (with a trailing slash for "").
+  func path(_ relative: String) -> String { relative.isEmpty ? root + "/" : root + "/" + relative }
+
+  deinit { try? FileManager.default.removeItem(atPath: root) }
+}
