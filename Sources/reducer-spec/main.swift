@@ -1,4 +1,4 @@
 import ReducerSpecCLI
 import SpecRunner
 
-await ReducerSpecCommand.main { SpecEngine(features: exampleFeatures) }
+await ReducerSpecCommand.main(features: exampleFeatures)

@@ -193,7 +193,7 @@ import Testing
     #expect(
       run.stderr == """
         Error: Unexpected argument 'Archive'
-        Usage: reducer-spec features [<name>]
+        Usage: reducer-spec features [<name>] [--color <mode>]
           See 'reducer-spec features --help' for more information.
 
         """)

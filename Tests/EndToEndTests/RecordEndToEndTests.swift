@@ -191,7 +191,7 @@ import Testing
     #expect(
       run.stderr == """
         Error: no such file or directory: 'nope.yaml'
-        Usage: reducer-spec record [<path> ...] [--filter <text>]
+        Usage: reducer-spec record [<path> ...] [--filter <text>] [--color <mode>]
           See 'reducer-spec record --help' for more information.
 
         """)

@@ -337,8 +337,8 @@ import Testing
     #expect(
       unknown.stderr == """
         Error: Unknown option '--frobnicate'
-        Usage: reducer-spec [<options>] [<path> ...]
-          See 'reducer-spec --help' for more information.
+        Usage: reducer-spec [run] [<options>] [<path> ...]
+          See 'reducer-spec run --help' for more information.
 
         """)
 

@@ -3,4 +3,4 @@ import ReducerSpecCLI
 import SpecRunner
 
 // The command with the fixture features, for the end-to-end tests.
-await ReducerSpecCommand.main { SpecEngine(features: fixtureFeatures) }
+await ReducerSpecCommand.main(features: fixtureFeatures)

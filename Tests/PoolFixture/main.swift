@@ -18,7 +18,7 @@
 // `trap-while-loading` makes the worker trap as it reads the file.
 
 import Foundation
-import ReducerSpecCLI
+@_spi(Testing) import ReducerSpecCLI
 import SpecRunner
 
 @MainActor
@@ -119,4 +119,4 @@ final class FakeEngine: ScenarioEngine {
   }
 }
 
-await ReducerSpecCommand.main { FakeEngine() }
+await ReducerSpecCommand.main(features: [], scenarioEngine: { FakeEngine() })

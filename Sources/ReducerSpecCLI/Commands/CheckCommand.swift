@@ -9,9 +9,9 @@ import SpecYAML
 /// the registered types. Problems are reported as a run reports a file that cannot run,
 /// in the same formats; a scenario that checked out counts as passed (in no time) in the
 /// JSON and JUnit reports, and prints nothing on the console.
-struct CheckCommand: AuthoringCommand {
+struct CheckCommand: Subcommand {
   static let configuration = CommandConfiguration(
-    commandName: "reducer-spec check",
+    commandName: "check",
     abstract: "Checks spec files without running them.",
     usage: "reducer-spec check [<options>] [<path> ...]",
     discussion: """
@@ -29,7 +29,7 @@ struct CheckCommand: AuthoringCommand {
   @OptionGroup var reports: ReportOptions
 
   @MainActor
-  func run(in context: AuthoringContext) throws -> Int32 {
+  func run(in context: CommandContext) throws -> Int32 {
     let files = try SpecPaths.expand(paths)
     let start = ContinuousClock.now
     let writeLine: (String) -> Void = { context.output($0 + "\n") }

@@ -11,9 +11,9 @@ import SpecYAML
 /// Exit status: 0 when every file was documented, 1 when a file could not be read (it is
 /// listed in the index with its first error) or a page could not be written, 64 for a
 /// usage error.
-struct DocCommand: AuthoringCommand {
+struct DocCommand: Subcommand {
   static let configuration = CommandConfiguration(
-    commandName: "reducer-spec doc",
+    commandName: "doc",
     abstract: "Writes Markdown documentation of spec files.",
     discussion: """
       Writes DIR/README.md, an index of the features, and DIR/<Feature>.md for each \
@@ -31,7 +31,7 @@ struct DocCommand: AuthoringCommand {
   var resultsFile: String?
 
   @MainActor
-  func run(in context: AuthoringContext) throws -> Int32 {
+  func run(in context: CommandContext) throws -> Int32 {
     let files = try SpecPaths.expand(paths)
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {

@@ -5,16 +5,19 @@ import SpecYAML
 /// `reducer-spec features [NAME]`: lists the registered features, or describes one: its
 /// default state, its state's fields, its actions and its stubs, with the shape of every
 /// value, found from the Swift types (``ShapeProbe``).
-struct FeaturesCommand: AuthoringCommand {
+struct FeaturesCommand: Subcommand {
   static let configuration = CommandConfiguration(
-    commandName: "reducer-spec features",
+    commandName: "features",
     abstract: "Lists the registered features, or describes one: its default state, its actions and its stubs.")
 
   @Argument(help: "A feature to describe; without it, the registered features are listed.")
   var name: String?
 
-  func run(in context: AuthoringContext) throws -> Int32 {
+  @OptionGroup var colorOption: ColorOption
+
+  func run(in context: CommandContext) throws -> Int32 {
     let features = context.engine.features
+    let style = TerminalStyle(enabled: colorOption.isOn(in: context))
     guard let name else {
       context.output(FeatureCatalog.list(features))
       return 0
@@ -24,7 +27,7 @@ struct FeaturesCommand: AuthoringCommand {
       return 64
     }
     do {
-      context.output(try FeatureCatalog.describe(feature))
+      context.output(style.headings(try FeatureCatalog.describe(feature)))
     } catch {
       context.errorOutput("Error: cannot encode the default state of `\(name)`: \(error)\n")
       return 1

@@ -12,9 +12,9 @@ import SpecYAML
 /// ``recordWorkerArgument``), one after another, so that a reducer that traps ends the
 /// recording of its file only: the file is left as it is, the crash is reported with the
 /// step it happened in, and a new child records the files after it.
-struct RecordCommand: AsyncAuthoringCommand {
+struct RecordCommand: Subcommand {
   static let configuration = CommandConfiguration(
-    commandName: "reducer-spec record",
+    commandName: "record",
     abstract: "Runs scenarios and rewrites their expectations from what really happened.",
     discussion: """
       Sets each step's `state:` to the changes that really happened, rewrites a `receive:` that \
@@ -30,15 +30,18 @@ struct RecordCommand: AsyncAuthoringCommand {
   @Option(help: ArgumentHelp("Record only the scenarios whose 'file › name' contains this text.", valueName: "text"))
   var filter: String?
 
+  @OptionGroup var colorOption: ColorOption
+
   /// Whether `CI` asks for a read-only run: set, and not empty, `false` or `0`.
   static func isCI(_ environment: [String: String]) -> Bool {
     guard let value = environment["CI"] else { return false }
     return !["", "false", "0"].contains(value.lowercased())
   }
 
-  func runAsync(in context: AuthoringContext) async throws -> Int32 {
+  func run(in context: CommandContext) async throws -> Int32 {
     let files = try SpecPaths.expand(paths)
     let isCI = Self.isCI(context.environment)
+    let style = TerminalStyle(enabled: colorOption.isOn(in: context))
     var status: Int32 = 0
     var recordedScenarios = 0
     var recordedFiles = 0
@@ -48,7 +51,7 @@ struct RecordCommand: AsyncAuthoringCommand {
 
     Self.recordInChildProcesses(files, filter: filter, write: !isCI, environment: context.environment) { outcome in
       if !outcome.errors.isEmpty { context.errorOutput(outcome.errors) }
-      context.output(outcome.diff)
+      context.output(style.unifiedDiff(outcome.diff))
       notes += outcome.notes
       if outcome.failed { status = 1 }
       if outcome.broken { brokenFiles += 1 }

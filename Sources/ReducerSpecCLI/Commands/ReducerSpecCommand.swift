@@ -5,97 +5,96 @@ import SpecYAML
 
 /// The `reducer-spec` command line, for an executable to hand over to.
 ///
-/// A team's executable registers its features and calls ``main(engine:)``:
+/// A team's executable registers its features and calls ``main(features:)``:
 ///
 /// ```swift
 /// // Sources/my-specs/main.swift
-/// import SpecRunner
+/// import ReducerSpecCLI
 ///
-/// await ReducerSpecCommand.main { SpecEngine(registry: .myFeatures) }
+/// await ReducerSpecCommand.main(features: [counterFeature, searchFeature])
 /// ```
 ///
 /// The same executable is started again as the worker processes that run the scenarios
-/// (and as the process that records the files for `reducer-spec record`),
-/// so everything before the call must be safe to run more than once.
+/// and record the files, so everything before the call must be safe to run more than once.
 public enum ReducerSpecCommand {
   /// What `--version` prints.
   public static let version = "0.1.0"
 
-  /// Reads the command line, runs the specs it names, and exits with the run's status:
-  /// 0 when every scenario passed or was skipped, 1 when one failed or a file has an
-  /// error, 64 for a usage error, 130 when interrupted with Ctrl-C.
+  /// Reads the command line, runs the subcommand it names (`run` when it names none), and
+  /// exits with its status: for a run, 0 when every scenario passed or was skipped, 1 when
+  /// one failed or a file has an error, 64 for a usage error, 130 when interrupted with Ctrl-C.
   ///
-  /// - Parameter engine: Makes the engine that loads and runs specs. Called once in the
-  ///   command, to plan the run, and once in each worker process.
+  /// - Parameter features: The features that spec files name. Two features with the same
+  ///   name are a programming error.
   @MainActor
-  public static func main(engine: @MainActor () -> any ScenarioEngine) async -> Never {
+  public static func main(features: [Feature]) async -> Never {
+    await main(features: features, scenarioEngine: { SpecEngine(features: features) })
+  }
+
+  /// ``main(features:)`` with another engine for runs: for the tests of the worker pool,
+  /// which run the command with an engine that fails, traps and hangs on purpose.
+  @_spi(Testing)
+  @MainActor
+  public static func main(features: [Feature], scenarioEngine: @escaping @MainActor () -> any ScenarioEngine)
+    async -> Never
+  {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == workerArgument {
-      exit(await WorkerMain.serve(engine: engine()))
+      exit(await WorkerMain.serve(engine: scenarioEngine()))
     }
     if arguments.first == recordWorkerArgument {
-      exit(await RecordCommand.serve(arguments: arguments, engine: engine()))
+      exit(await RecordCommand.serve(arguments: arguments, engine: SpecEngine(features: features)))
     }
-    exit(await run(arguments: arguments, environment: ProcessInfo.processInfo.environment, engine: engine))
+    let context = CommandContext(
+      engine: SpecEngine(features: features), makeScenarioEngine: scenarioEngine,
+      environment: ProcessInfo.processInfo.environment, isTerminal: isatty(1) == 1, output: writeOutput,
+      errorOutput: writeError)
+    exit(await run(arguments: arguments, in: context))
   }
 
   // MARK: - The command
 
-  /// Runs the command with `arguments` (without the program name); returns its exit status.
+  /// Runs the command with `arguments` (without the program name); returns its exit status:
+  /// the subcommand's, 0 for `--help` and `--version`, 64 for a usage error.
   @MainActor
-  static func run(
-    arguments: [String], environment: [String: String], engine: @MainActor () -> any ScenarioEngine
-  ) async -> Int32 {
-    if let first = arguments.first, let subcommand = AuthoringSubcommand(rawValue: first) {
-      return await runAuthoring(
-        subcommand, arguments: Array(arguments.dropFirst()), environment: environment, engine: engine,
-        output: writeOutput, errorOutput: writeError)
-    }
-    let settings: RunSettings
+  static func run(arguments: [String], in context: CommandContext) async -> Int32 {
+    let subcommand: any Subcommand
     do {
-      settings = try self.settings(arguments: arguments, environment: environment)
+      var command = try RootCommand.parseAsRoot(arguments)
+      guard let parsed = command as? any Subcommand else {
+        // `--help` and `reducer-spec help NAME` parse as ArgumentParser's help command,
+        // whose run throws the help of the subcommand asked about.
+        try command.run()
+        throw CleanExit.helpRequest(RootCommand.self)
+      }
+      subcommand = parsed
     } catch {
-      let status = CommandOptions.exitCode(for: error).rawValue
-      let message = CommandOptions.fullMessage(for: error)
-      if status == 0 { writeOutput(message + "\n") } else { writeError(message + "\n") }
-      return status
+      return report(error, as: RootCommand.self, in: context)
     }
-    if let path = settings.shardStatusFile, !FileManager.default.fileExists(atPath: path) {
-      _ = FileManager.default.createFile(atPath: path, contents: nil)
+    do {
+      return try await subcommand.run(in: context)
+    } catch {
+      // A `ValidationError` from the work itself: a usage error of that subcommand.
+      return report(error, as: type(of: subcommand), in: context)
     }
-
-    var workerEnvironment = environment
-    // Swift's crash backtraces are long and slow to print; a crashed scenario's report
-    // quotes the end of the worker's standard error, which should be the fatal error.
-    // SWIFT_BACKTRACE set by the user is kept.
-    if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
-    let output = OutputBuffer(write: writeOutput)
-    defer { output.flush() }
-    let run = SpecRun(
-      settings: settings,
-      engine: engine(),
-      reporters: makeReporters(
-        settings, environment: environment, isTerminal: isatty(1) == 1, standardOutput: output.append),
-      worker: WorkerPool.Configuration(
-        executable: currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
-        timeout: settings.timeout, stopAfterFailure: settings.failFast),
-      output: output.append,
-      errorOutput: { text in
-        // What goes to standard error comes after the report lines written before it.
-        output.flush()
-        writeError(text)
-      },
-      flushOutput: output.flush)
-    return settings.list ? run.list() : run.run()
   }
 
-  /// Parses and checks the command line.
-  ///
-  /// - Throws: ArgumentParser's errors (their message and exit status come from
-  ///   `CommandOptions.fullMessage(for:)` and `exitCode(for:)`), or a `ValidationError`.
-  static func settings(arguments: [String], environment: [String: String]) throws -> RunSettings {
-    let options = try CommandOptions.parse(arguments)
-    return try RunSettings(options: options, environment: environment)
+  /// Writes a usage error (or `--help`, `--version`) as ArgumentParser words it, with the
+  /// usage of `command`; returns the exit status: 0, or 64 for a usage error.
+  @MainActor
+  private static func report(_ error: any Error, as command: any ParsableCommand.Type, in context: CommandContext)
+    -> Int32
+  {
+    let status = command.exitCode(for: error).rawValue
+    var message = command.fullMessage(for: error)
+    // A subcommand's type, asked alone, does not know that it is `reducer-spec`'s.
+    let name = command.configuration.commandName ?? ""
+    if command != RootCommand.self {
+      message = message.replacingOccurrences(of: "See '\(name) --help'", with: "See 'reducer-spec \(name) --help'")
+        .replacingOccurrences(of: "Usage: \(name) ", with: "Usage: reducer-spec \(name) ")
+    }
+    if status == 0 { context.output(message + "\n") } else { context.errorOutput(message + "\n") }
+    return status
   }
 
   // MARK: - Process
@@ -110,7 +109,7 @@ public enum ReducerSpecCommand {
     return Bundle.main.executablePath ?? CommandLine.arguments[0]
   }
 
-  /// Writes to standard output at once (the run's reports go through an `OutputBuffer`,
+  /// Writes to standard output at once (a run's reports go through an `OutputBuffer`,
   /// which calls this whenever the command is about to wait).
   static func writeOutput(_ text: String) {
     try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))

@@ -6,9 +6,9 @@ import SpecYAML
 /// `reducer-spec schema [NAME] [-o FILE]`: writes a JSON Schema (draft-07) of spec files for
 /// the registered features (or one of them), for editors that check and complete YAML with
 /// yaml-language-server.
-struct SchemaCommand: AuthoringCommand {
+struct SchemaCommand: Subcommand {
   static let configuration = CommandConfiguration(
-    commandName: "reducer-spec schema",
+    commandName: "schema",
     abstract: "Writes a JSON Schema of spec files for editors (yaml-language-server).")
 
   @Argument(help: "A feature: the schema then accepts only its spec files. Without it, every registered feature's.")
@@ -17,7 +17,7 @@ struct SchemaCommand: AuthoringCommand {
   @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Writes the schema to FILE instead of standard output.", valueName: "FILE"))
   var output: String?
 
-  func run(in context: AuthoringContext) throws -> Int32 {
+  func run(in context: CommandContext) throws -> Int32 {
     let features = context.engine.features
     var chosen = Array(features.values)
     if let name {

@@ -28,7 +28,7 @@ struct RunSettings: Sendable {
   /// - Throws: A `ValidationError` whose message names the option (or the environment
   ///   variable) and the value that is wrong: a usage error, exit status 64.
   init(
-    options: CommandOptions, environment: [String: String],
+    options: RunCommand, environment: [String: String],
     processorCount: Int = ProcessInfo.processInfo.activeProcessorCount,
     fileManager: FileManager = .default
   ) throws(ValidationError) {

@@ -5,7 +5,7 @@ import Testing
 @testable import ReducerSpecCLI
 @testable import SpecRunner
 
-@Suite struct CommandOptionsTests {
+@Suite struct RunOptionsTests {
   let directory: TemporaryDirectory
 
   init() throws {
@@ -103,19 +103,54 @@ import Testing
         == "Error: TEST_SHARD_INDEX must be between 0 and 1 when TEST_TOTAL_SHARDS is 2; got '2'")
   }
 
-  @Test func aUsageErrorPrintsTheUsageAndExits64() {
-    let error = parseError(["--jobs", "0"])
+  @MainActor
+  @Test func aUsageErrorPrintsTheSubcommandsUsageAndExits64() async {
     #expect(
-      CommandOptions.fullMessage(for: error) == """
+      await command(["--jobs", "0", directory.path("specs")]) == (64, "", """
         Error: --jobs must be at least 1; got 0
-        Usage: reducer-spec [<options>] [<path> ...]
-          See 'reducer-spec --help' for more information.
-        """)
-    #expect(CommandOptions.exitCode(for: error).rawValue == 64)
-    #expect(CommandOptions.exitCode(for: parseError(["--frobnicate"])).rawValue == 64)
-    #expect(CommandOptions.exitCode(for: parseError(["--help"])).rawValue == 0)
-    #expect(CommandOptions.exitCode(for: parseError(["--version"])).rawValue == 0)
-    #expect(CommandOptions.fullMessage(for: parseError(["--version"])) == ReducerSpecCommand.version)
+        Usage: reducer-spec [run] [<options>] [<path> ...]
+          See 'reducer-spec run --help' for more information.
+
+        """))
+    #expect(
+      await command(["check", directory.path("nope")]) == (64, "", """
+        Error: no such file or directory: '\(directory.path("nope"))'
+        Usage: reducer-spec check [<options>] [<path> ...]
+          See 'reducer-spec check --help' for more information.
+
+        """))
+    #expect(
+      await command(["features", "--colour", "never"]) == (64, "", """
+        Error: Unknown option '--colour'. Did you mean '--color'?
+        Usage: reducer-spec features [<name>] [--color <mode>]
+          See 'reducer-spec features --help' for more information.
+
+        """))
+    #expect(await command(["--frobnicate"]).status == 64)
+    #expect(await command(["--version"]) == (0, ReducerSpecCommand.version + "\n", ""))
+    let help = await command(["--help"])
+    #expect(help.status == 0)
+    #expect(help.output.hasPrefix("OVERVIEW: Runs YAML spec files as exhaustive TestStore tests."))
+    #expect(help.error == "")
+    #expect(await command(["record", "--help"]).output.hasPrefix("OVERVIEW: Runs scenarios and rewrites"))
+    #expect(await command(["help", "check"]).output.hasPrefix("OVERVIEW: Checks spec files without running them."))
+  }
+
+  /// `--color` is the same option on every subcommand that writes for a person to read.
+  @MainActor
+  @Test func colorIsAcceptedByEverySubcommandThatWritesText() async {
+    #expect(await command(["features", "--color", "never"]) == (0, """
+      No features are registered.
+
+      Describe one with `reducer-spec features NAME`.
+
+      """, ""))
+    #expect(await command(["features", "--color", "sometimes"]).error.hasPrefix(
+      "Error: The value 'sometimes' is invalid for '--color <mode>'. Please provide one of 'auto', 'always' or 'never'."))
+    for subcommand in ["run", "check", "record"] {
+      let help = await command([subcommand, "--help"]).output
+      #expect(help.contains("--color <mode>"), "\(subcommand) --help")
+    }
   }
 
   @Test func withoutPathsTheSpecsDirectory() throws {
@@ -162,26 +197,30 @@ import Testing
   private func resolve(
     _ arguments: [String], environment: [String: String] = [:], processorCount: Int = 2
   ) throws -> RunSettings {
-    try RunSettings(options: try CommandOptions.parse(arguments), environment: environment, processorCount: processorCount)
+    try RunSettings(options: try RunCommand.parse(arguments), environment: environment, processorCount: processorCount)
   }
 
-  private func parseError(_ arguments: [String], environment: [String: String] = [:]) -> any Error {
-    do {
-      _ = try ReducerSpecCommand.settings(arguments: arguments + [directory.path("specs")], environment: environment)
-      return ValidationError("no error")
-    } catch {
-      return error
-    }
+  /// What the command prints for `arguments` (that must not run anything): its exit
+  /// status, standard output and standard error.
+  @MainActor
+  private func command(_ arguments: [String]) async -> (status: Int32, output: String, error: String) {
+    var output = ""
+    var error = ""
+    let context = CommandContext(
+      engine: SpecEngine(features: []), makeScenarioEngine: { SpecEngine(features: []) }, environment: [:],
+      isTerminal: false, output: { output += $0 }, errorOutput: { error += $0 })
+    let status = await ReducerSpecCommand.run(arguments: arguments, in: context)
+    return (status, output, error)
   }
 
   /// The first line of the message that the command prints for `arguments`.
   private func usageError(_ arguments: [String], environment: [String: String] = [:]) -> String {
     do {
-      _ = try ReducerSpecCommand.settings(arguments: arguments, environment: environment)
+      _ = try RunSettings(options: try RunCommand.parse(arguments), environment: environment)
       return "no error"
     } catch {
-      let message = CommandOptions.fullMessage(for: error)
-      #expect(CommandOptions.exitCode(for: error).rawValue == 64)
+      let message = RunCommand.fullMessage(for: error)
+      #expect(RunCommand.exitCode(for: error).rawValue == 64)
       return String(message.prefix { $0 != "\n" })
     }
   }

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import SpecRunner
+import SpecYAML
+
+/// `reducer-spec [run] [PATH…]`: runs the scenarios of spec files in worker processes. The
+/// options are checked and combined with the environment by ``RunSettings``.
+struct RunCommand: Subcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Runs spec files (the default subcommand).",
+    usage: "reducer-spec [run] [<options>] [<path> ...]",
+    discussion: """
+      Each scenario runs in a worker process, so a reducer that traps fails only its own \
+      scenario. Exit status: 0 when every scenario passed or was skipped, 1 when any failed \
+      or a file has an error, 64 for a usage error, 130 when interrupted.
+
+      For writing specs: reducer-spec check, features, schema, doc and record \
+      (reducer-spec COMMAND --help).
+      """
+  )
+
+  @Argument(help: ArgumentHelp(
+    "Spec files, and directories to search recursively for *.yaml and *.yml files. (default: specs)",
+    valueName: "path"))
+  var paths: [String] = []
+
+  @Option(help: ArgumentHelp("How many scenarios run at once, each in its own worker process. (default: the number of cores)", valueName: "n"))
+  var jobs: Int?
+
+  @Option(help: ArgumentHelp("How long one scenario may take before its worker is stopped: 300ms, 1.5s, 2m, or seconds.", valueName: "duration"))
+  var timeout: String = "10s"
+
+  @Option(help: ArgumentHelp("Run only the scenarios whose 'file › name' contains this text.", valueName: "text"))
+  var filter: String?
+
+  @Option(help: ArgumentHelp("Run only the scenarios with this tag; !tag leaves out those with it. Repeatable: a scenario must have every tag and none of the !tags.", valueName: "tag"))
+  var tag: [String] = []
+
+  @Flag(help: "Print the selected scenarios, one per line, and run nothing.")
+  var list = false
+
+  @Flag(name: .customLong("fail-fast"), help: "Start no more scenarios after the first failure.")
+  var failFast = false
+
+  @Option(help: ArgumentHelp("Run only shard K of N (from 1): every Nth scenario of the selection, starting at the Kth.", valueName: "K/N"))
+  var shard: String?
+
+  @OptionGroup var reports: ReportOptions
+
+
+  @MainActor
+  func run(in context: CommandContext) async throws -> Int32 {
+    let settings = try RunSettings(options: self, environment: context.environment)
+    if let path = settings.shardStatusFile, !FileManager.default.fileExists(atPath: path) {
+      _ = FileManager.default.createFile(atPath: path, contents: nil)
+    }
+    var workerEnvironment = context.environment
+    // Swift's crash backtraces are long and slow to print; a crashed scenario's report
+    // quotes the end of the worker's standard error, which should be the fatal error.
+    // SWIFT_BACKTRACE set by the user is kept.
+    if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
+    let output = OutputBuffer(write: context.output)
+    defer { output.flush() }
+    let run = SpecRun(
+      settings: settings,
+      engine: context.makeScenarioEngine(),
+      reporters: makeReporters(
+        settings, environment: context.environment, isTerminal: context.isTerminal, standardOutput: output.append),
+      worker: WorkerPool.Configuration(
+        executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
+        timeout: settings.timeout, stopAfterFailure: settings.failFast),
+      output: output.append,
+      errorOutput: { text in
+        // What goes to standard error comes after the report lines written before it.
+        output.flush()
+        context.errorOutput(text)
+      },
+      flushOutput: output.flush)
+    return settings.list ? run.list() : run.run()
+  }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import SpecRunner
+
+/// The reports' options, shared by a run and `reducer-spec check`.
+struct ReportOptions: ParsableArguments {
+  @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
+  var junit: String?
+
+  @Option(help: ArgumentHelp("The report on standard output.", valueName: "format"))
+  var format: OutputFormat = .console
+
+  @OptionGroup var colorOption: ColorOption
+  var color: ColorMode { colorOption.color }
+
+  @Option(
+    name: .customLong("github-annotations"),
+    help: ArgumentHelp("Annotate failures for GitHub Actions (auto: when GITHUB_ACTIONS is true).", valueName: "mode"))
+  var githubAnnotations: GitHubAnnotationsMode = .auto
+}
+
+/// `--color`, the same option on every subcommand that writes for a person to read.
+struct ColorOption: ParsableArguments {
+  @Option(help: ArgumentHelp("Colour the output (auto: on a terminal, unless NO_COLOR is set).", valueName: "mode"))
+  var color: ColorMode = .auto
+
+  /// Whether to colour standard output.
+  @MainActor func isOn(in context: CommandContext) -> Bool {
+    ConsoleReporter.shouldUseColor(mode: color, isTerminal: context.isTerminal, environment: context.environment)
+  }
+}
+
+// MARK: - Choices
+
+/// `--format`: the report written to standard output.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
+  /// Lines for a person to read.
+  case console
+  /// One JSON object per event, for a program to read.
+  case json
+}
+
+/// `--color auto|always|never`.
+extension ColorMode: ExpressibleByArgument {}
+
+/// `--github-annotations auto|on|off`.
+extension GitHubAnnotationsMode: ExpressibleByArgument {}
