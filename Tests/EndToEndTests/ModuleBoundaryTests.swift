@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// The module graph is one-way, and the compiler keeps most of it so: a module can only
+/// import what Package.swift lets it depend on. These tests keep the rest: what each
+/// module's own sources import, and what the library must not do.
+@Suite struct ModuleBoundaryTests {
+  static let sources = PoolFixture.packageRoot.appendingPathComponent("Sources")
+
+  /// The modules each module's sources may import.
+  static let allowedImports: [String: Set<String>] = [
+    "SpecYAML": ["Foundation", "CYAML"],
+    "ReducerCore": [
+      "Foundation", "CasePaths", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies", "IssueReporting",
+    ],
+    "ExampleFeatures": ["Foundation", "ReducerCore", "CasePaths", "Dependencies", "DependenciesMacros"],
+    "SpecRunner": [
+      "Foundation", "SpecYAML", "ReducerCore", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
+      "IssueReporting", "Glibc", "Musl", "Darwin",
+    ],
+  ]
+
+  @Test(arguments: allowedImports.keys.sorted())
+  func aModuleImportsOnlyWhatItMay(_ module: String) throws {
+    let imports = try Self.imports(of: module)
+    #expect(!imports.isEmpty, "no Swift files found for \(module)")
+    for (file, name) in imports where !Self.allowedImports[module]!.contains(name) {
+      Issue.record("\(file) imports \(name); \(module) may import only \(Self.allowedImports[module]!.sorted())")
+    }
+  }
+
+  /// SpecRunner builds wherever ReducerCore does: it starts no processes (the command
+  /// line's workers are ReducerSpecCLI's) and parses no command line.
+  @Test func theLibraryStartsNoProcesses() throws {
+    for (file, text) in try Self.files(of: "SpecRunner") {
+      for word in ["posix_spawn", "Process()", "fork(", "execv", "ArgumentParser", "CommandLine.arguments"]
+      where text.contains(word) {
+        Issue.record("\(file) uses \(word), which belongs in ReducerSpecCLI")
+      }
+    }
+  }
+
+  /// The checks above are not vacuous: a file that imports a module it may not is found.
+  @Test func aForbiddenImportIsFound() {
+    let text = "import Foundation\n@testable import ArgumentParser\n  // import Nothing\n#if canImport(Glibc)\n  internal import CYAML\n#endif\n"
+    #expect(Self.importedModules(in: text) == ["Foundation", "ArgumentParser", "CYAML"])
+  }
+
+  // MARK: - Reading the sources
+
+  static func files(of module: String) throws -> [(file: String, text: String)] {
+    let directory = sources.appendingPathComponent(module)
+    guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+    var found: [(String, String)] = []
+    for case let path as String in enumerator where path.hasSuffix(".swift") {
+      let text = try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)
+      found.append(("Sources/\(module)/\(path)", text))
+    }
+    return found.sorted { $0.0 < $1.0 }
+  }
+
+  static func imports(of module: String) throws -> [(file: String, module: String)] {
+    try files(of: module).flatMap { file, text in importedModules(in: text).map { (file, $0) } }
+  }
+
+  /// The modules a Swift file imports, with any attribute or access level before `import`.
+  static func importedModules(in text: String) -> [String] {
+    text.split(separator: "\n").compactMap { line in
+      let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+      guard let index = words.firstIndex(of: "import"), index + 1 < words.count else { return nil }
+      let before = words[..<index]
+      guard before.allSatisfy({ ["public", "package", "internal", "private", "fileprivate"].contains($0) })
+      else { return nil }
+      return String(words[index + 1].split(separator: ".")[0])
+    }
+  }
+}
