@@ -1,0 +1,160 @@
+import ReducerCore
+import SpecYAML
+
+/// The values decoded from spec files so far, by the node they came from: specs repeat the
+/// same actions (`send: increment`) many times, in a file and across the files of a
+/// feature, and decoding one from its node builds a document of the node first. An engine
+/// keeps one for all the files it binds.
+///
+/// Only what decoded is kept; a node that fails is decoded again where it stands, so that
+/// each error names its own line. Two nodes are the same when they hold the same text
+/// written alike (``YAMLNode/shapeKey``), wherever they are: decoding does not depend on
+/// where a node is.
+@MainActor
+final class DecodeMemo {
+  private struct Key: Hashable {
+    var type: ObjectIdentifier
+    var shape: Shape
+  }
+
+  /// What decoding a node depends on. The usual action nodes, a scalar (`increment`) and a
+  /// mapping of one scalar to a scalar (`{ setCount: "12" }`), get a key without building a
+  /// text; anything else is keyed by its ``YAMLNode/shapeKey``.
+  private enum Shape: Hashable {
+    /// Tag and style, then the text.
+    case scalar(UInt16, String)
+    /// The mapping's tag, the key's tag and style, the value's tag and style; the key's text
+    /// and the value's text.
+    case pair(UInt64, String, String)
+    case other(String)
+
+    init(_ node: YAMLNode) {
+      switch node.content {
+      case .scalar(let scalar):
+        self = .scalar(Self.bits(node.tag, scalar.style), scalar.value)
+      case .mapping(let mapping) where mapping.count == 1:
+        let entry = mapping.entries[0]
+        if case .scalar(let key) = entry.key.content, case .scalar(let value) = entry.value.content {
+          let bits = UInt64(node.tag.rawValue) << 32 | UInt64(Self.bits(entry.key.tag, key.style)) << 16
+            | UInt64(Self.bits(entry.value.tag, value.style))
+          self = .pair(bits, key.value, value.value)
+        } else {
+          self = .other(node.shapeKey)
+        }
+      default:
+        self = .other(node.shapeKey)
+      }
+    }
+
+    /// The shape of a document's root, the same as that of its node tree.
+    init(_ tape: Tape) {
+      let ref = tape.root
+      let node = tape.nodes[ref]
+      switch node.kind {
+      case .scalar:
+        self = .scalar(Self.bits(node.tag, node.style), tape.string(ref))
+      case .mapping where node.count == 1:
+        let key = Int(node.first)
+        let value = Int(tape.nodes[key].next)
+        let keyNode = tape.nodes[key]
+        let valueNode = tape.nodes[value]
+        if keyNode.kind == .scalar, valueNode.kind == .scalar {
+          let bits = UInt64(node.tag.rawValue) << 32 | UInt64(Self.bits(keyNode.tag, keyNode.style)) << 16
+            | UInt64(Self.bits(valueNode.tag, valueNode.style))
+          self = .pair(bits, tape.string(key), tape.string(value))
+        } else {
+          self = .other(tape.node(at: ref).shapeKey)
+        }
+      default:
+        self = .other(tape.node(at: ref).shapeKey)
+      }
+    }
+
+    private static func bits(_ tag: YAMLNode.Tag, _ style: YAMLNode.ScalarStyle) -> UInt16 {
+      UInt16(tag.rawValue) << 8 | UInt16(style.rawValue)
+    }
+  }
+
+  // `@exclusivity(unchecked)`: every access to a class's `var` pays for a dynamic exclusivity
+  // check, and a memo is asked at every step it binds. Its accesses never overlap: they are
+  // made on the main actor, and none lasts across a call out (a decode runs between two).
+  @exclusivity(unchecked) private var values: [Key: Any] = [:]
+  /// The state paths parsed so far, by their text.
+  @exclusivity(unchecked) private var paths: [String: StatePath] = [:]
+  /// Past this many values (or paths), the memo starts over, so that memory stays flat
+  /// however many files an engine binds.
+  static let limit = 4096
+
+  func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode, with decoder: YAMLDecoder) throws -> T {
+    let key = Key(type: ObjectIdentifier(T.self), shape: Shape(node))
+    // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
+    // asks for no `T?` metadata.
+    if let value = values[key] { return value as! T }
+    let value = try decoder.decode(T.self, from: node)
+    if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
+    values[key] = value
+    return value
+  }
+
+  /// The same for the root of a document (a value of a spec file, read from the file's tape).
+  func decode<T: Decodable>(_ type: T.Type, from document: YAMLDocument, with decoder: YAMLDecoder) throws -> T {
+    let key = Key(type: ObjectIdentifier(T.self), shape: Shape(document.tape))
+    // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
+    // asks for no `T?` metadata.
+    if let value = values[key] { return value as! T }
+    let value = try decoder.decode(T.self, from: document)
+    if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
+    values[key] = value
+    return value
+  }
+
+  /// ``StateAssignment/parse(_:)``, with each path's text parsed once.
+  func assignments(_ node: YAMLNode) throws -> [StateAssignment] {
+    guard let mapping = node.mapping else { return try StateAssignment.parse(node) }
+    var result: [StateAssignment] = []
+    result.reserveCapacity(mapping.count)
+    for entry in mapping.entries {
+      let text = entry.name
+      if let path = paths[text] {
+        result.append(StateAssignment(path: path, key: entry.key, value: entry.value))
+        continue
+      }
+      // A path that does not parse: the general parse reports it, at its place.
+      guard let path = try? StatePath(parsing: text) else { return try StateAssignment.parse(node) }
+      if paths.count >= Self.limit { paths.removeAll(keepingCapacity: true) }
+      paths[text] = path
+      result.append(StateAssignment(path: path, key: entry.key, value: entry.value))
+    }
+    return result
+  }
+}
+
+extension YAMLNode {
+  /// A text that two nodes share exactly when they have the same content, tags and
+  /// scalar styles, wherever they are.
+  var shapeKey: String {
+    var out = ""
+    appendShape(to: &out)
+    return out
+  }
+
+  // Every part is tagged and every text length-prefixed, so no two shapes write alike.
+  private func appendShape(to out: inout String) {
+    switch content {
+    case .scalar(let scalar):
+      out += "s\(tag.rawValue).\(scalar.style.rawValue).\(scalar.value.utf8.count):"
+      out += scalar.value
+    case .sequence(let elements):
+      out += "q\(tag.rawValue).\(elements.count)["
+      for element in elements { element.appendShape(to: &out) }
+      out += "]"
+    case .mapping(let mapping):
+      out += "m\(tag.rawValue).\(mapping.count){"
+      for entry in mapping.entries {
+        entry.key.appendShape(to: &out)
+        entry.value.appendShape(to: &out)
+      }
+      out += "}"
+    }
+  }
+}
