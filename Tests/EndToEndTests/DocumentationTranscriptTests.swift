@@ -17,7 +17,7 @@ import Testing
   struct Block {
     /// The document, relative to the package's root (`docs/command-line.md`).
     var document: String
-    /// The document's line of the block's first line.
+    /// The document's line of the marker.
     var line: Int
     /// What follows `transcript` in the marker.
     var options: String
