@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// Keeps the README's terminal sessions true: each block after `<!-- transcript … -->` is run
-/// as a shell script, its `$ command` lines one after another with their standard output
-/// and error, and what they print must be the block, times aside.
+/// Keeps the documentation's terminal sessions true: in `README.md` and every `docs/*.md`,
+/// each block after `<!-- transcript … -->` is run as a shell script, its `$ command` lines
+/// one after another with their standard output and error, and what they print must be the
+/// block, times aside. A failure names the document and the line of its block.
 ///
 /// - `<!-- transcript -->`: `reducer-spec` is the built command, run in a scratch directory
 ///   that holds a copy of `specs/` and an empty `.build/`.
@@ -12,9 +13,11 @@ import Testing
 ///   (each `DEST` a copy of the package's `SOURCE`).
 /// - `<!-- transcript file: PATH -->`: the block is the file `PATH` that the transcript
 ///   before it left in its scratch directory.
-@Suite struct ReadmeTranscriptTests {
+@Suite struct DocumentationTranscriptTests {
   struct Block {
-    /// The README's line of the marker.
+    /// The document, relative to the package's root (`docs/command-line.md`).
+    var document: String
+    /// The document's line of the marker.
     var line: Int
     /// What follows `transcript` in the marker.
     var options: String
@@ -22,20 +25,36 @@ import Testing
   }
 
   struct Transcript: CustomTestStringConvertible, Sendable {
+    var document: String
     var line: Int
     var options: [String]
     var text: String
-    /// The files it leaves behind that the README shows: path, and the README's text.
+    /// The files it leaves behind that the document shows: path, the document's text, and
+    /// the line where the document shows it.
     var files: [(path: String, text: String, line: Int)]
 
-    var testDescription: String { "README.md:\(line)" }
+    /// `docs/command-line.md:42`: where the block is.
+    var place: String { "\(document):\(line)" }
+    var testDescription: String { place }
   }
 
-  static let readme = PoolFixture.packageRoot.appendingPathComponent("README.md")
+  /// `README.md` and the Markdown files of `docs/`, in path order.
+  static func documents() throws -> [String] {
+    let docs = PoolFixture.packageRoot.appendingPathComponent("docs")
+    let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path)
+      .filter { $0.hasSuffix(".md") }
+      .sorted()
+    return ["README.md"] + pages.map { "docs/" + $0 }
+  }
 
-  /// Every marked block, in order.
+  /// Every marked block of every document, in order.
   static func blocks() throws -> [Block] {
-    let lines = try String(contentsOf: readme, encoding: .utf8)
+    try documents().flatMap { try blocks(in: $0) }
+  }
+
+  /// Every marked block of one document, in order.
+  static func blocks(in document: String) throws -> [Block] {
+    let lines = try String(contentsOf: PoolFixture.packageRoot.appendingPathComponent(document), encoding: .utf8)
       .split(separator: "\n", omittingEmptySubsequences: false)
     var blocks: [Block] = []
     var index = 0
@@ -52,7 +71,10 @@ import Testing
         body.append(lines[index])
         index += 1
       }
-      blocks.append(Block(line: index - body.count - 1, options: options, text: body.joined(separator: "\n") + "\n"))
+      blocks.append(
+        Block(
+          document: document, line: index - body.count - 1, options: options,
+          text: body.joined(separator: "\n") + "\n"))
     }
     return blocks
   }
@@ -61,13 +83,17 @@ import Testing
     var transcripts: [Transcript] = []
     for block in (try? blocks()) ?? [] {
       if block.options.hasPrefix("file:") {
+        // A file belongs to the transcript before it in the same document.
         let path = block.options.dropFirst("file:".count).trimmingCharacters(in: .whitespaces)
-        if !transcripts.isEmpty { transcripts[transcripts.count - 1].files.append((path, block.text, block.line)) }
+        if let last = transcripts.indices.last, transcripts[last].document == block.document {
+          transcripts[last].files.append((path, block.text, block.line))
+        }
       } else {
         let options = block.options.hasPrefix(":") ? block.options.dropFirst() : block.options[...]
         transcripts.append(
           Transcript(
-            line: block.line, options: options.split(separator: " ").map(String.init), text: block.text, files: []))
+            document: block.document, line: block.line, options: options.split(separator: " ").map(String.init),
+            text: block.text, files: []))
       }
     }
     return transcripts
@@ -89,11 +115,20 @@ import Testing
     return script
   }
 
-  @Test func theReadmeHasItsTranscripts() throws {
+  @Test func theDocumentationHasItsTranscripts() throws {
     // A marker without its block, or a file without its transcript, would be skipped.
+    let documents = try Self.documents()
+    #expect(documents.contains("docs/command-line.md"))
+    #expect(documents.contains("docs/authoring.md"))
     let blocks = try Self.blocks()
     #expect(blocks.count >= 7)
     #expect(Self.transcripts.count + Self.transcripts.map(\.files.count).reduce(0, +) == blocks.count)
+    for document in documents {
+      let text = try String(contentsOf: PoolFixture.packageRoot.appendingPathComponent(document), encoding: .utf8)
+      let markers = text.split(separator: "\n")
+        .filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("<!-- transcript") }.count
+      #expect(try Self.blocks(in: document).count == markers, "\(document): a transcript marker is not followed by a block")
+    }
   }
 
   @Test(arguments: transcripts) func theTranscriptIsWhatTheCommandsPrint(_ transcript: Transcript) async throws {
@@ -133,12 +168,12 @@ import Testing
       executable: URL(fileURLWithPath: "/bin/sh"), directory: work)
     #expect(
       Self.timeless(run.stdout) == Self.timeless(transcript.text),
-      "README.md:\(transcript.line): the commands printed\n\(run.stdout)")
-    #expect(run.stderr == "")
+      "\(transcript.place): the commands printed\n\(run.stdout)")
+    #expect(run.stderr == "", "\(transcript.place): the shell wrote on standard error")
 
     for file in transcript.files {
       let text = try String(contentsOf: work.appendingPathComponent(file.path), encoding: .utf8)
-      #expect(text == file.text, "README.md:\(file.line): \(file.path) is\n\(text)")
+      #expect(text == file.text, "\(transcript.document):\(file.line): \(file.path) is\n\(text)")
     }
   }
 }
