@@ -141,9 +141,10 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Sends an action and asserts how it changes the state, with the expected state worked
-  /// out by a ``StateExpectation`` (for runners; tests use the `assert:` closure).
+  /// out by a ``StateExpectation``: for the spec runner and the recorder, not public API
+  /// (tests use the `assert:` closure, as in TCA).
   @discardableResult
-  public func send(
+  package func send(
     _ action: Action,
     expectation: StateExpectation<State>?,
     fileID: StaticString = #fileID,
@@ -239,8 +240,9 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   /// Asserts that the next action an effect sent is `expected`, and how it changed the
-  /// state, with a ``StateExpectation`` (for runners; tests use the `assert:` closure).
-  public func receive(
+  /// state, with a ``StateExpectation``: for the spec runner, not public API (tests use the
+  /// `assert:` closure, as in TCA).
+  package func receive(
     _ expected: Action,
     timeout: Duration? = nil,
     expectation: StateExpectation<State>?,
@@ -314,8 +316,9 @@ public final class TestStore<State: Equatable, Action> {
       line: line, column: column)
   }
 
-  /// The same, with a ``StateExpectation`` (for runners; tests use the `assert:` closure).
-  public func receive(
+  /// The same, with a ``StateExpectation``: for the spec runner, not public API (tests use
+  /// the `assert:` closure).
+  package func receive(
     _ isMatching: (_ action: Action) -> Bool,
     expecting expectedDescription: String,
     timeout: Duration? = nil,
@@ -552,8 +555,9 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Ends the test: reports the actions received and not asserted and the effects still
   /// running (when exhaustive), then cancels every effect. The store does this when it is
-  /// deinitialized; call it to end a test at a chosen point. It does it only once.
-  public func completed() {
+  /// deinitialized; the spec runner and the recorder call it to end a scenario at a chosen
+  /// point. It does it only once. Not public API: internal in TCA too.
+  package func completed() {
     guard !isCompleted else { return }
     isCompleted = true
     if exhaustivity == .on {
@@ -848,16 +852,18 @@ enum SerialExecutorLease {
 
 // MARK: - Recording
 
+/// Hooks for the recorder (`reducer-spec record`), not public API: a test asserts received
+/// actions with `receive`, as in TCA.
 extension TestStore {
   /// For recorders (`reducer-spec record`): the actions that effects sent and that no
   /// `receive` has taken yet, oldest first, each with the state before and after it.
-  public var receivedActions: [(action: Action, before: State, after: State)] {
+  package var receivedActions: [(action: Action, before: State, after: State)] {
     received.map { ($0.action, $0.before, $0.after) }
   }
 
   /// For recorders: waits, up to `timeout` (the store's by default), until an effect has sent
   /// an action, as `receive` does, but reports nothing when none arrives.
-  public func waitForReceivedActions(timeout: Duration? = nil) async {
+  package func waitForReceivedActions(timeout: Duration? = nil) async {
     if received.isEmpty { await letEffectsRun() }
     let deadline = ContinuousClock.now.advanced(by: timeout ?? self.timeout)
     while received.isEmpty, runtime.hasRunning, ContinuousClock.now < deadline {
@@ -866,7 +872,7 @@ extension TestStore {
   }
 
   /// For recorders: takes the oldest `count` received actions off the queue, as if received.
-  public func removeReceivedActions(_ count: Int) {
+  package func removeReceivedActions(_ count: Int) {
     received.removeFirst(Swift.min(count, received.count))
   }
 }
