@@ -80,7 +80,7 @@ public final class TestStore<State: Equatable, Action> {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) throws -> Void = { _ in },
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action {
@@ -131,13 +131,13 @@ public final class TestStore<State: Equatable, Action> {
     _ action: Action,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask {
     await send(
       action, expectation: updateStateToExpectedResult.map(StateExpectation.update), fileID: fileID,
-      filePath: filePath, line: line, column: column)
+      file: filePath, line: line, column: column)
   }
 
   /// Sends an action and asserts how it changes the state, with the expected state worked
@@ -148,7 +148,7 @@ public final class TestStore<State: Equatable, Action> {
     _ action: Action,
     expectation: StateExpectation<State>?,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask {
@@ -169,7 +169,7 @@ public final class TestStore<State: Equatable, Action> {
     checkState(before: before, after: after, expected: expectation, at: location)
     // `letEffectsRun` returns at once when nothing runs: the usual step skips the call.
     if runtime.hasRunning { await letEffectsRun() }
-    return TestStoreTask(runtime: runtime, pieces: pieces)
+    return TestStoreTask(runtime: runtime, pieces: pieces, timeout: timeout)
   }
 
   /// Before a `send`: reports (or notes) the actions received and not asserted, and drops them.
@@ -198,12 +198,12 @@ public final class TestStore<State: Equatable, Action> {
     _ value: Value,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask where Action: CasePathable {
     await send(
-      action(value), assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line,
+      action(value), assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line,
       column: column)
   }
 
@@ -213,12 +213,12 @@ public final class TestStore<State: Equatable, Action> {
     _ action: CaseKeyPath<Action, Void>,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask where Action: CasePathable {
     await send(
-      action(()), assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line,
+      action(()), assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line,
       column: column)
   }
 
@@ -230,13 +230,13 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: Equatable {
     await receive(
       expected, timeout: timeout, expectation: updateStateToExpectedResult.map(StateExpectation.update),
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      fileID: fileID, file: filePath, line: line, column: column)
   }
 
   /// Asserts that the next action an effect sent is `expected`, and how it changed the
@@ -247,7 +247,7 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     expectation: StateExpectation<State>?,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: Equatable {
@@ -273,13 +273,13 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: CasePathable {
     await receive(
       { $0[case: casePath] != nil }, expecting: "an action in the case of the case key path", timeout: timeout,
-      assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line, column: column)
+      assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
   }
 
   /// Asserts that the next action an effect sent satisfies a predicate.
@@ -288,13 +288,13 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
     await receive(
       isMatching, expecting: "an action matching the predicate", timeout: timeout,
-      assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line, column: column)
+      assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
   }
 
   /// Asserts that the next action an effect sent satisfies a predicate, which failure
@@ -306,13 +306,13 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
     await receive(
       isMatching, expecting: expectation, timeout: timeout,
-      expectation: updateStateToExpectedResult.map(StateExpectation.update), fileID: fileID, filePath: filePath,
+      expectation: updateStateToExpectedResult.map(StateExpectation.update), fileID: fileID, file: filePath,
       line: line, column: column)
   }
 
@@ -324,7 +324,7 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     expectation: StateExpectation<State>?,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -435,7 +435,7 @@ public final class TestStore<State: Equatable, Action> {
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -462,7 +462,7 @@ public final class TestStore<State: Equatable, Action> {
   public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -484,7 +484,7 @@ public final class TestStore<State: Equatable, Action> {
   public func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -507,7 +507,7 @@ public final class TestStore<State: Equatable, Action> {
   public func assert(
     _ updateStateToExpectedResult: (_ state: inout State) throws -> Void,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
@@ -747,8 +747,12 @@ public struct TestStoreTask {
   let cancelAll: () -> Void
   let isRunning: () -> Bool
   let wasCancelled: () -> Bool
+  /// The store's `timeout` when the action was sent: how long ``finish(timeout:fileID:file:line:column:)``
+  /// waits by default, as in TCA.
+  let timeout: Duration
 
-  init<Action>(runtime: EffectRuntime<Action>, pieces: [EffectPiece]) {
+  init<Action>(runtime: EffectRuntime<Action>, pieces: [EffectPiece], timeout: Duration) {
+    self.timeout = timeout
     guard !pieces.isEmpty else {
       // No effect started: closures that capture nothing, which cost no allocation.
       self.cancelAll = {}
@@ -767,14 +771,16 @@ public struct TestStoreTask {
     await Task.megaYield()
   }
 
-  /// Waits for the effects to finish; reports a failure when they still run after the timeout.
+  /// Waits for the effects to finish; reports a failure when they still run after the timeout
+  /// (by default, the store's `timeout` when the action was sent).
   public func finish(
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
     await Task.megaYield()
     while isRunning() {
