@@ -5,6 +5,10 @@ import Dependencies
 import Foundation
 import IssueReporting
 
+/// The test store of a reducer's domain: `TestStoreOf<Counter>` is
+/// `TestStore<Counter.State, Counter.Action>`, as in TCA.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable
+
 /// Runs a reducer in a test and checks, exhaustively, everything it does: every state
 /// change, every action its effects send back, and every effect still running at the end.
 ///
@@ -265,6 +269,35 @@ public final class TestStore<State: Equatable, Action> {
       },
       expectedDescription: describeAction(expected),
       timeout: timeout, expectation: expectation, at: location)
+  }
+
+  /// Asserts that the next action an effect sent is in a case, with a value equal to `value`:
+  /// `await store.receive(\.response.success, 42)`.
+  public func receive<Value: Equatable>(
+    _ casePath: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let expected = casePath(value)
+    await receive(
+      matching: { $0[case: casePath] == value },
+      unexpected: { actual in
+        """
+        Received unexpected action: …
+
+        \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
+
+        (Expected: −, Received: +)
+        """
+      },
+      expectedDescription: describeAction(expected),
+      timeout: timeout, expectation: updateStateToExpectedResult.map(StateExpectation.update), at: location)
   }
 
   /// Asserts that the next action an effect sent is in a case, whatever its value.

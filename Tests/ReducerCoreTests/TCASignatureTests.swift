@@ -1,3 +1,4 @@
+import CasePaths
 import Clocks
 import Dependencies
 import ReducerCore
@@ -18,7 +19,7 @@ import Testing
     file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> TestStore<Counter.State, Counter.Action> {
+  ) -> TestStoreOf<Counter> {
     TestStore(
       initialState: Counter.State(),
       reducer: { Counter() },
@@ -49,6 +50,14 @@ import Testing
         { $0 == .incremented }, timeout: .seconds(1), assert: { $0.count = 7 }, fileID: #fileID, file: #filePath,
         line: #line, column: #column)
 
+      let loader = TestStore(
+        initialState: 0, reducer: { Loader.reducer }, withDependencies: { _ in }, fileID: #fileID, file: #filePath,
+        line: #line, column: #column)
+      await loader.send(.load)
+      await loader.receive(
+        \.loaded, 42, timeout: .seconds(1), assert: { $0 = 42 }, fileID: #fileID, file: #filePath, line: #line,
+        column: #column)
+
       store.assert({ $0.count = 7 }, fileID: #fileID, file: #filePath, line: #line, column: #column)
 
       let task = await store.send(.incrementLater, fileID: #fileID, file: #filePath, line: #line, column: #column)
@@ -71,6 +80,7 @@ import Testing
       await store.send(.increment, fileID: "Helper.swift", file: "/tmp/Helper.swift", line: 2, column: 1)
       await store.send(\.setCount, "5", fileID: "Helper.swift", file: "/tmp/Helper.swift", line: 3, column: 1)
       await store.send(\.decrement, fileID: "Helper.swift", file: "/tmp/Helper.swift", line: 4, column: 1)
+      await store.receive(\.setCount, "4", fileID: "Helper.swift", file: "/tmp/Helper.swift", line: 4, column: 2)
       await store.receive(.incremented, fileID: "Helper.swift", file: "/tmp/Helper.swift", line: 5, column: 1)
       await store.receive(\.incremented, fileID: "Helper.swift", file: "/tmp/Helper.swift", line: 6, column: 1)
       await store.receive({ _ in true }, fileID: "Helper.swift", file: "/tmp/Helper.swift", line: 7, column: 1)
@@ -84,7 +94,20 @@ import Testing
       // The action it sends is left unreceived: the store reports it, at its own line, when it goes away.
       await clock.advance(by: .seconds(1))
     }
-    #expect(issues.map(\.line) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 1])
+    #expect(issues.map(\.line) == [2, 3, 4, 4, 5, 6, 7, 8, 9, 10, 12, 13, 1])
+  }
+
+  @Test func receivingACaseWithAValueThatDiffers() async {
+    var line: UInt = 0
+    let issues = await collectIssues {
+      let store = TestStore(initialState: 0) { Loader.reducer }
+      await store.send(.load)
+      line = #line + 1
+      await store.receive(\.loaded, 41) { $0 = 42 }
+    }
+    #expect(issues.map(\.line) == [line])
+    #expect(issues.first?.message.hasPrefix("Received unexpected action: …\n\n") == true)
+    #expect(issues.first?.message.hasSuffix("\n\n(Expected: −, Received: +)") == true)
   }
 
   @Test func aTaskWaitsForTheStoresTimeoutByDefault() async {
@@ -108,5 +131,25 @@ import Testing
           message: "Expected the effects of this action to finish, but they are still running after 0.03 seconds.",
           line: line)
       ])
+  }
+}
+
+/// `load` sends `loaded(42)`, which sets the state.
+private enum Loader {
+  @CasePathable
+  enum Action: Equatable {
+    case load
+    case loaded(Int)
+  }
+
+  static var reducer: Reduce<Int, Action> {
+    Reduce { state, action in
+      switch action {
+      case .load: return .send(.loaded(42))
+      case .loaded(let value):
+        state = value
+        return .none
+      }
+    }
   }
 }
