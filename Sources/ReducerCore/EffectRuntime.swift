@@ -27,7 +27,7 @@ public struct EffectOrigin: Sendable, Hashable {
     }
   }
 
-  public init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, action: @autoclosure @escaping () -> String) {
+  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt, action: @autoclosure @escaping () -> String) {
     self.fileID = fileID
     self.filePath = filePath
     self.line = line

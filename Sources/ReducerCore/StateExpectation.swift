@@ -13,17 +13,21 @@
 ///   return expected
 /// })
 /// ```
-public struct StateExpectation<State> {
+///
+/// Not public API: it exists for the spec runner and the recorder in this package, as the
+/// `TestStore` overloads that take it (`send(_:expectation:)`, `receive(_:timeout:expectation:)`,
+/// `receive(_:expecting:timeout:expectation:)`) do.
+package struct StateExpectation<State> {
   /// The expected state, from `start` (the state before the action, or after it when
   /// exhaustivity is off) and `actual` (the state after the action).
-  public let expected: (_ start: State, _ actual: State) throws -> State
+  package let expected: (_ start: State, _ actual: State) throws -> State
 
-  public init(_ expected: @escaping (_ start: State, _ actual: State) throws -> State) {
+  package init(_ expected: @escaping (_ start: State, _ actual: State) throws -> State) {
     self.expected = expected
   }
 
   /// The expectation of a trailing closure that changes a copy of the starting state.
-  public static func update(_ update: @escaping (_ state: inout State) throws -> Void) -> Self {
+  package static func update(_ update: @escaping (_ state: inout State) throws -> Void) -> Self {
     Self { start, _ in
       var state = start
       try update(&state)

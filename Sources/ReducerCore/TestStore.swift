@@ -5,6 +5,10 @@ import Dependencies
 import Foundation
 import IssueReporting
 
+/// The test store of a reducer's domain: `TestStoreOf<Counter>` is
+/// `TestStore<Counter.State, Counter.Action>`, as in TCA.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable
+
 /// Runs a reducer in a test and checks, exhaustively, everything it does: every state
 /// change, every action its effects send back, and every effect still running at the end.
 ///
@@ -80,7 +84,7 @@ public final class TestStore<State: Equatable, Action> {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) throws -> Void = { _ in },
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action {
@@ -131,23 +135,24 @@ public final class TestStore<State: Equatable, Action> {
     _ action: Action,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask {
     await send(
       action, expectation: updateStateToExpectedResult.map(StateExpectation.update), fileID: fileID,
-      filePath: filePath, line: line, column: column)
+      file: filePath, line: line, column: column)
   }
 
   /// Sends an action and asserts how it changes the state, with the expected state worked
-  /// out by a ``StateExpectation`` (for runners; tests use the `assert:` closure).
+  /// out by a ``StateExpectation``: for the spec runner and the recorder, not public API
+  /// (tests use the `assert:` closure, as in TCA).
   @discardableResult
-  public func send(
+  package func send(
     _ action: Action,
     expectation: StateExpectation<State>?,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask {
@@ -168,7 +173,7 @@ public final class TestStore<State: Equatable, Action> {
     checkState(before: before, after: after, expected: expectation, at: location)
     // `letEffectsRun` returns at once when nothing runs: the usual step skips the call.
     if runtime.hasRunning { await letEffectsRun() }
-    return TestStoreTask(runtime: runtime, pieces: pieces)
+    return TestStoreTask(runtime: runtime, pieces: pieces, timeout: timeout)
   }
 
   /// Before a `send`: reports (or notes) the actions received and not asserted, and drops them.
@@ -197,12 +202,12 @@ public final class TestStore<State: Equatable, Action> {
     _ value: Value,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask where Action: CasePathable {
     await send(
-      action(value), assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line,
+      action(value), assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line,
       column: column)
   }
 
@@ -212,12 +217,12 @@ public final class TestStore<State: Equatable, Action> {
     _ action: CaseKeyPath<Action, Void>,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestStoreTask where Action: CasePathable {
     await send(
-      action(()), assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line,
+      action(()), assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line,
       column: column)
   }
 
@@ -229,23 +234,24 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: Equatable {
     await receive(
       expected, timeout: timeout, expectation: updateStateToExpectedResult.map(StateExpectation.update),
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      fileID: fileID, file: filePath, line: line, column: column)
   }
 
   /// Asserts that the next action an effect sent is `expected`, and how it changed the
-  /// state, with a ``StateExpectation`` (for runners; tests use the `assert:` closure).
-  public func receive(
+  /// state, with a ``StateExpectation``: for the spec runner, not public API (tests use the
+  /// `assert:` closure, as in TCA).
+  package func receive(
     _ expected: Action,
     timeout: Duration? = nil,
     expectation: StateExpectation<State>?,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: Equatable {
@@ -265,19 +271,48 @@ public final class TestStore<State: Equatable, Action> {
       timeout: timeout, expectation: expectation, at: location)
   }
 
+  /// Asserts that the next action an effect sent is in a case, with a value equal to `value`:
+  /// `await store.receive(\.response.success, 42)`.
+  public func receive<Value: Equatable>(
+    _ casePath: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let expected = casePath(value)
+    await receive(
+      matching: { $0[case: casePath] == value },
+      unexpected: { actual in
+        """
+        Received unexpected action: …
+
+        \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
+
+        (Expected: −, Received: +)
+        """
+      },
+      expectedDescription: describeAction(expected),
+      timeout: timeout, expectation: updateStateToExpectedResult.map(StateExpectation.update), at: location)
+  }
+
   /// Asserts that the next action an effect sent is in a case, whatever its value.
   public func receive<Value>(
     _ casePath: CaseKeyPath<Action, Value>,
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: CasePathable {
     await receive(
       { $0[case: casePath] != nil }, expecting: "an action in the case of the case key path", timeout: timeout,
-      assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line, column: column)
+      assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
   }
 
   /// Asserts that the next action an effect sent satisfies a predicate.
@@ -286,13 +321,13 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
     await receive(
       isMatching, expecting: "an action matching the predicate", timeout: timeout,
-      assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath, line: line, column: column)
+      assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
   }
 
   /// Asserts that the next action an effect sent satisfies a predicate, which failure
@@ -304,24 +339,25 @@ public final class TestStore<State: Equatable, Action> {
     timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
     await receive(
       isMatching, expecting: expectation, timeout: timeout,
-      expectation: updateStateToExpectedResult.map(StateExpectation.update), fileID: fileID, filePath: filePath,
+      expectation: updateStateToExpectedResult.map(StateExpectation.update), fileID: fileID, file: filePath,
       line: line, column: column)
   }
 
-  /// The same, with a ``StateExpectation`` (for runners; tests use the `assert:` closure).
-  public func receive(
+  /// The same, with a ``StateExpectation``: for the spec runner, not public API (tests use
+  /// the `assert:` closure).
+  package func receive(
     _ isMatching: (_ action: Action) -> Bool,
     expecting expectedDescription: String,
     timeout: Duration? = nil,
     expectation: StateExpectation<State>?,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -432,7 +468,7 @@ public final class TestStore<State: Equatable, Action> {
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -459,7 +495,7 @@ public final class TestStore<State: Equatable, Action> {
   public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -481,7 +517,7 @@ public final class TestStore<State: Equatable, Action> {
   public func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
@@ -504,7 +540,7 @@ public final class TestStore<State: Equatable, Action> {
   public func assert(
     _ updateStateToExpectedResult: (_ state: inout State) throws -> Void,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
@@ -552,8 +588,9 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Ends the test: reports the actions received and not asserted and the effects still
   /// running (when exhaustive), then cancels every effect. The store does this when it is
-  /// deinitialized; call it to end a test at a chosen point. It does it only once.
-  public func completed() {
+  /// deinitialized; the spec runner and the recorder call it to end a scenario at a chosen
+  /// point. It does it only once. Not public API: internal in TCA too.
+  package func completed() {
     guard !isCompleted else { return }
     isCompleted = true
     if exhaustivity == .on {
@@ -743,8 +780,12 @@ public struct TestStoreTask {
   let cancelAll: () -> Void
   let isRunning: () -> Bool
   let wasCancelled: () -> Bool
+  /// The store's `timeout` when the action was sent: how long ``finish(timeout:fileID:file:line:column:)``
+  /// waits by default, as in TCA.
+  let timeout: Duration
 
-  init<Action>(runtime: EffectRuntime<Action>, pieces: [EffectPiece]) {
+  init<Action>(runtime: EffectRuntime<Action>, pieces: [EffectPiece], timeout: Duration) {
+    self.timeout = timeout
     guard !pieces.isEmpty else {
       // No effect started: closures that capture nothing, which cost no allocation.
       self.cancelAll = {}
@@ -763,14 +804,16 @@ public struct TestStoreTask {
     await Task.megaYield()
   }
 
-  /// Waits for the effects to finish; reports a failure when they still run after the timeout.
+  /// Waits for the effects to finish; reports a failure when they still run after the timeout
+  /// (by default, the store's `timeout` when the action was sent).
   public func finish(
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
+    file filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
     await Task.megaYield()
     while isRunning() {
@@ -848,16 +891,18 @@ enum SerialExecutorLease {
 
 // MARK: - Recording
 
+/// Hooks for the recorder (`reducer-spec record`), not public API: a test asserts received
+/// actions with `receive`, as in TCA.
 extension TestStore {
   /// For recorders (`reducer-spec record`): the actions that effects sent and that no
   /// `receive` has taken yet, oldest first, each with the state before and after it.
-  public var receivedActions: [(action: Action, before: State, after: State)] {
+  package var receivedActions: [(action: Action, before: State, after: State)] {
     received.map { ($0.action, $0.before, $0.after) }
   }
 
   /// For recorders: waits, up to `timeout` (the store's by default), until an effect has sent
   /// an action, as `receive` does, but reports nothing when none arrives.
-  public func waitForReceivedActions(timeout: Duration? = nil) async {
+  package func waitForReceivedActions(timeout: Duration? = nil) async {
     if received.isEmpty { await letEffectsRun() }
     let deadline = ContinuousClock.now.advanced(by: timeout ?? self.timeout)
     while received.isEmpty, runtime.hasRunning, ContinuousClock.now < deadline {
@@ -866,7 +911,7 @@ extension TestStore {
   }
 
   /// For recorders: takes the oldest `count` received actions off the queue, as if received.
-  public func removeReceivedActions(_ count: Int) {
+  package func removeReceivedActions(_ count: Int) {
     received.removeFirst(Swift.min(count, received.count))
   }
 }

@@ -244,7 +244,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
         }
         for (_, stub) in configured { stub.install(&dependencies) }
       },
-      fileID: fileID, filePath: fileID, line: line, column: column)
+      fileID: fileID, file: fileID, line: line, column: column)
     return (store, testClock, context, configured)
   }
 
@@ -281,15 +281,15 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       switch steps[index] {
       case .send(let action):
         await store.send(
-          action, expectation: expecting(contexts[index].state), fileID: fileID, filePath: fileID, line: line, column: column)
+          action, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line, column: column)
       case .receive(let action):
         await store.receive(
-          action, timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, filePath: fileID, line: line,
+          action, timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
           column: column)
       case .receiveCase(let path):
         await store.receive(
           { Self.action($0, isIn: path[...]) }, expecting: "an action in the case .\(path.joined(separator: "."))",
-          timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, filePath: fileID, line: line,
+          timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
           column: column)
       case .advance(let duration):
         await testClock?.advance(by: duration)
@@ -305,11 +305,11 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           }
         }
       case .skipReceivedActions(let strict):
-        await store.skipReceivedActions(strict: strict, fileID: fileID, filePath: fileID, line: line, column: column)
+        await store.skipReceivedActions(strict: strict, fileID: fileID, file: fileID, line: line, column: column)
       case .skipInFlightEffects(let strict):
-        await store.skipInFlightEffects(strict: strict, fileID: fileID, filePath: fileID, line: line, column: column)
+        await store.skipInFlightEffects(strict: strict, fileID: fileID, file: fileID, line: line, column: column)
       case .finish:
-        await store.finish(timeout: contexts[index].spec.timeout, fileID: fileID, filePath: fileID, line: line, column: column)
+        await store.finish(timeout: contexts[index].spec.timeout, fileID: fileID, file: fileID, line: line, column: column)
       }
     }
     // The end of the scenario: actions left unreceived, effects still running.
