@@ -35,6 +35,9 @@ let package = Package(
     ),
     // The `reducer-spec` command end to end on a generated corpus, against libyaml's scan.
     .executableTarget(name: "runner-benchmark", dependencies: ["BenchmarkSupport", "LibYAMLScan"]),
+    // `record`'s diff against the standard library's `difference(from:)`; it compiles the
+    // root package's UnifiedDiff.swift itself (a symbolic link), which is internal there.
+    .executableTarget(name: "diff-benchmark"),
     // Sends per second through ReducerCore's TestStore.
     .executableTarget(
       name: "teststore-benchmark",

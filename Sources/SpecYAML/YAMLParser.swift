@@ -124,89 +124,48 @@ public struct YAMLParser: Sendable {
 
   /// Rejects NUL bytes and invalid UTF-8 with the line and column where they are.
   func validateText(_ source: SourceFile) throws {
-    // Most files are plain ASCII without NULs: check that first, eight bytes at a time,
-    // and count lines and columns only when something needs a closer look.
-    let clean = source.bytes.withUnsafeBytes { raw -> Bool in
-      let count = raw.count
-      var index = 0
-      while index + 8 <= count {
-        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        // A byte with its high bit set, or a zero byte (the classic "has zero byte" test).
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let low: UInt64 = 0x0101_0101_0101_0101
-        if word & high != 0 || (word &- low) & ~word & high != 0 { return false }
-        index += 8
-      }
-      while index < count {
-        let byte = raw[index]
-        if byte == 0 || byte >= 0x80 { return false }
-        index += 1
-      }
-      return true
+    // The standard library validates (NUL is valid UTF-8, so memchr looks for it); only a
+    // file that fails is read again, scalar by scalar, to say where.
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      let valid =
+        String(validating: source.bytes, as: UTF8.self) != nil
+        && source.bytes.withUnsafeBytes { $0.isEmpty || memchr($0.baseAddress!, 0, $0.count) == nil }
+      if valid { return }
     }
-    if clean { return }
-    try validateTextSlowly(source)
+    try locateInvalidText(source)
   }
 
-  private func validateTextSlowly(_ source: SourceFile) throws {
-    let bytes = source.bytes
+  /// Throws at the first NUL byte or invalid UTF-8 sequence, with its line and column.
+  private func locateInvalidText(_ source: SourceFile) throws {
+    var parser = Unicode.UTF8.ForwardParser()
+    var bytes = source.bytes.makeIterator()
     var line = 1
     var column = 1
-    var index = 0
-    let count = bytes.count
-    while index < count {
-      let byte = bytes[index]
-      if byte < 0x80 {
-        if byte == 0 {
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &bytes) {
+      case .emptyInput:
+        return
+      case .valid(let scalar):
+        if scalar.count == 1, scalar.first == 0 {
           throw YAMLError(
             "the file contains a NUL byte; spec files are UTF-8 text", source: source,
-            mark: Mark(line: line, column: column, offset: index))
+            mark: Mark(line: line, column: column, offset: offset))
         }
-        if byte == 0x0A {
+        if scalar.count == 1, scalar.first == 0x0A {
           line += 1
           column = 1
         } else {
           column += 1
         }
-        index += 1
-        continue
-      }
-      let length = utf8SequenceLength(bytes, at: index)
-      guard length > 0 else {
+        offset += scalar.count
+      case .error:
+        let byte = source.bytes[offset]
         throw YAMLError(
           "the file is not valid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true))); spec files are UTF-8 text",
-          source: source, mark: Mark(line: line, column: column, offset: index))
+          source: source, mark: Mark(line: line, column: column, offset: offset))
       }
-      index += length
-      column += 1
     }
-  }
-}
-
-/// The length of a valid UTF-8 sequence that starts at `index`, or 0 when it is invalid.
-private func utf8SequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
-  let first = bytes[index]
-  let count = bytes.count
-  func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-    index + offset < count && range.contains(bytes[index + offset])
-  }
-  switch first {
-  case 0xC2...0xDF:
-    return continuation(1) ? 2 : 0
-  case 0xE0:
-    return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : 0
-  case 0xE1...0xEC, 0xEE...0xEF:
-    return continuation(1) && continuation(2) ? 3 : 0
-  case 0xED:
-    return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : 0
-  case 0xF0:
-    return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : 0
-  case 0xF1...0xF3:
-    return continuation(1) && continuation(2) && continuation(3) ? 4 : 0
-  case 0xF4:
-    return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : 0
-  default:
-    return 0
   }
 }
 

@@ -219,6 +219,12 @@ import Testing
     #expect(parseError("a: 1\nb: x\0y\n") == "spec.yaml:2:5: error: the file contains a NUL byte; spec files are UTF-8 text")
   }
 
+  @Test func aNulByteAfterNonASCIITextIsPlacedByCharacters() {
+    // Valid UTF-8 holding a NUL: the standard library's validation passes it, the search for NUL does not.
+    #expect(parseError("a: 1\nb: é€😀\0\n") == "spec.yaml:2:7: error: the file contains a NUL byte; spec files are UTF-8 text")
+    #expect(parseError("") == "spec.yaml:1:1: error: the file is empty: it has no YAML document")
+  }
+
   @Test func invalidUTF8IsAnError() throws {
     let bytes: [UInt8] = Array("a: ok\nb: é".utf8) + [0xFF, 0x41]
     #expect(throws: YAMLError.self) { try YAMLParser().parse(bytes: bytes, path: "bad.yaml") }

@@ -2,64 +2,6 @@ import Foundation
 import SpecRunner
 import SpecYAML
 
-/// A JSON value with its object keys in order, written the same way every time.
-indirect enum JSONValue: Equatable {
-  case object([(String, JSONValue)])
-  case array([JSONValue])
-  case string(String)
-  case integer(Int)
-  case bool(Bool)
-  case null
-
-  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text() == rhs.text() }
-
-  /// Pretty-printed, two spaces per level; short arrays of scalars on one line.
-  func text(indent: Int = 0) -> String {
-    let pad = String(repeating: " ", count: indent)
-    let inner = String(repeating: " ", count: indent + 2)
-    switch self {
-    case .object(let entries):
-      if entries.isEmpty { return "{}" }
-      return "{\n" + entries.map { inner + Self.quoted($0.0) + ": " + $0.1.text(indent: indent + 2) }
-        .joined(separator: ",\n") + "\n" + pad + "}"
-    case .array(let elements):
-      if elements.isEmpty { return "[]" }
-      if elements.allSatisfy(\.isScalar) {
-        let line = "[" + elements.map { $0.text() }.joined(separator: ", ") + "]"
-        if line.count + indent <= 100 { return line }
-      }
-      return "[\n" + elements.map { inner + $0.text(indent: indent + 2) }.joined(separator: ",\n") + "\n" + pad + "]"
-    case .string(let text): return Self.quoted(text)
-    case .integer(let value): return String(value)
-    case .bool(let value): return value ? "true" : "false"
-    case .null: return "null"
-    }
-  }
-
-  var isScalar: Bool {
-    switch self {
-    case .object, .array: return false
-    default: return true
-    }
-  }
-
-  static func quoted(_ text: String) -> String {
-    var writer = JSONWriter()
-    writer.string(text)
-    return String(decoding: writer.bytes, as: UTF8.self)
-  }
-}
-
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-  ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
-{
-  init(stringLiteral value: String) { self = .string(value) }
-  init(integerLiteral value: Int) { self = .integer(value) }
-  init(booleanLiteral value: Bool) { self = .bool(value) }
-  init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-  init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
-}
-
 /// The JSON Schema (draft-07) of spec files for a set of features: what
 /// `reducer-spec schema` writes, for editors that check and complete YAML with
 /// yaml-language-server.

@@ -1,6 +1,3 @@
-import SpecRunner
-import SpecYAML
-
 /// A unified diff of two texts, as `diff -u` and `git diff` print it: `--- a/PATH`,
 /// `+++ b/PATH` (an absolute path without its first `/`, as `a/tmp/x.yaml`, so that
 /// `patch -p1` applies it from `/`), then hunks with three lines of context.
@@ -75,6 +72,9 @@ enum UnifiedDiff {
     var newLine: Int
   }
 
+  // Not the standard library's `difference(from:)`: it cannot be stopped, and its time grows
+  // with the square of the edits: 7.2 s on a 16,000-line rewrite, where this stops at 2,000
+  // edits in 0.03 s (Benchmarks' diff-benchmark). Its scripts, as short, also differ from these.
   /// An edit script: the lines both texts share at their start and end, and between them
   /// a shortest script by Myers' algorithm (as `git diff` finds it), which takes time and
   /// memory by the size of the change rather than of the file. Past `maxEdits` lines

@@ -146,7 +146,7 @@ package final class ShapeProbe {
     case .keyed:
       shape = .record(named, first.fields(optionalLabels: value.map(Self.optionalLabels) ?? []))
     case .single(let inner):
-      if value == nil, let raw = Self.rawCases(of: T.self) {
+      if value == nil, T.self is any RawRepresentable.Type, let raw = payloadFreeEnumCases(of: T.self) {
         // A raw-value enum that is not `CaseIterable`: its cases are read from memory.
         value = raw.first
         let texts = raw.compactMap { ($0 as? any RawRepresentable).map { "\($0.rawValue)" } }
@@ -212,25 +212,6 @@ package final class ShapeProbe {
       values.append(scalar.value)
     }
     return (values, C.allCases.first)
-  }
-
-  /// The cases of a payload-free enum with a raw value, read from memory as
-  /// ``CodingKeyProbe`` reads coding keys: stored as the numbers 0 to n-1 in one byte.
-  private static func rawCases<T>(of type: T.Type) -> [T]? {
-    guard T.self is any RawRepresentable.Type else { return nil }
-    switch MemoryLayout<T>.size {
-    case 0:
-      return [unsafeBitCast((), to: T.self)]
-    case 1 where MemoryLayout<T?>.size == 1:
-      var values: [T] = []
-      for tag in UInt8.min...UInt8.max {
-        guard let value = unsafeBitCast(tag, to: T?.self) else { break }
-        values.append(value)
-      }
-      return values
-    default:
-      return nil
-    }
   }
 }
 
@@ -321,7 +302,7 @@ private final class ProbeDecoder: Decoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    if case .none = kind { kind = .keyed(CodingKeyProbe.cases(of: Key.self), readAllKeys: false) }
+    if case .none = kind { kind = .keyed(payloadFreeEnumCases(of: Key.self)?.map(\.stringValue), readAllKeys: false) }
     return KeyedDecodingContainer(ProbeKeyedContainer<Key>(decoder: self, payloadOf: nil))
   }
 

@@ -1,0 +1,1 @@
+../../../Sources/ReducerSpecCLI/Authoring/UnifiedDiff.swift
