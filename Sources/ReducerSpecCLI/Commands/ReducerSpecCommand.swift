@@ -15,8 +15,8 @@ import SpecYAML
 /// ```
 ///
 /// The same executable is started again as the worker processes that run the scenarios
-/// (and as the process that records the files for `reducer-spec record`),
-/// so everything before the call must be safe to run more than once.
+/// (and record the files for `reducer-spec record`), so everything before the call must be
+/// safe to run more than once.
 public enum ReducerSpecCommand {
   /// What `--version` prints.
   public static let version = "0.1.0"
@@ -32,9 +32,6 @@ public enum ReducerSpecCommand {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == workerArgument {
       exit(await WorkerMain.serve(engine: engine()))
-    }
-    if arguments.first == recordWorkerArgument {
-      exit(await RecordCommand.serve(arguments: arguments, engine: engine()))
     }
     exit(await run(arguments: arguments, environment: ProcessInfo.processInfo.environment, engine: engine))
   }
