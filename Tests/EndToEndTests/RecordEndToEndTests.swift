@@ -151,25 +151,64 @@ import Testing
     #expect(text.contains("state: { query: swift }\n"))
   }
 
-  /// Each file is recorded in a process of its own: a reducer that traps ends its file's
-  /// recording, and the other files are recorded.
+  /// Each file is recorded by a worker of the pool that runs a run's scenarios: a reducer
+  /// that traps ends its file's recording, is reported as a run reports a crash, and the
+  /// other files are recorded.
   @Test func aTrapLeavesItsFileAsItIsAndTheOthersAreRecorded() async throws {
     let root = try Self.copies(["Tests/Fixtures/specs/misbehaving.yaml", "Tests/Fixtures/record/wrong.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }
     let before = try Self.text(root, "specs/misbehaving.yaml")
     let run = try await PoolFixture.run(["record", "specs"], executable: Self.fixtures, directory: root)
     #expect(run.status == 1)
+    // The crash as a run reports it, after all that the worker wrote to standard error (its
+    // stack trace too), which goes there as a run's does.
+    #expect(
+      run.stderr.hasSuffix("""
+        specs/misbehaving.yaml: error: the worker crashed with signal \(WorkerPoolEndToEndTests.trapSignal) in the step at specs/misbehaving.yaml:9:9; the file was left as it is
+        The worker's last lines on standard error:
+          Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range
+
+        """), "\(run.stderr)")
+    #expect(
+      run.stderr.hasPrefix("""
+        ── output while recording specs/misbehaving.yaml ──
+        Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range
+
+        """), "\(run.stderr)")
+    #expect(
+      run.stdout == Self.wrongDiff
+        + "Recorded 3 scenarios in 1 file; 1 file changed. 1 file with errors was left as it is.\n")
+    #expect(try Self.text(root, "specs/misbehaving.yaml") == before)
+  }
+
+  /// A scenario that never ends is stopped after `--timeout`, as in a run: its file is left
+  /// as it is, and the other files are recorded.
+  @Test func aScenarioPastTheTimeoutLeavesItsFileAsItIs() async throws {
+    let root = try Self.copies(["Tests/Fixtures/specs/forever.yaml", "Tests/Fixtures/record/wrong.yaml"])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let before = try Self.text(root, "specs/forever.yaml")
+    let run = try await PoolFixture.run(
+      ["record", "--timeout", "1s", "specs"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 1)
     #expect(
       run.stderr == """
-        specs/misbehaving.yaml: error: recording crashed with signal SIGILL (illegal instruction) in the step at specs/misbehaving.yaml:9:9; the file was left as it is
-        Its last lines on standard error:
-          Swift/ContiguousArrayBuffer.swift:692: Fatal error: Index out of range
+        specs/forever.yaml: error: the scenario timed out after 1s in the step at specs/forever.yaml:17:9; the file was left as it is
 
         """)
     #expect(
       run.stdout == Self.wrongDiff
         + "Recorded 3 scenarios in 1 file; 1 file changed. 1 file with errors was left as it is.\n")
-    #expect(try Self.text(root, "specs/misbehaving.yaml") == before)
+    #expect(try Self.text(root, "specs/forever.yaml") == before)
+    // Stopped after the timeout and its grace, not after the default 10s.
+    #expect(run.duration < 8)
+
+    // The scenarios that end are recorded.
+    let filtered = try await PoolFixture.run(
+      ["record", "--timeout", "1s", "specs/forever.yaml", "--filter", "A timer"], executable: Self.fixtures,
+      directory: root)
+    #expect(filtered.stderr == "")
+    #expect(filtered.stdout == "Recorded 2 scenarios in 1 file; no changes.\n")
+    #expect(filtered.status == 0)
   }
 
   @Test func aFileWithErrorsIsReportedAndLeftAsItIs() async throws {
@@ -183,6 +222,20 @@ import Testing
     #expect(try Self.text(root, "specs/unknown-key.yaml") == before)
   }
 
+  /// `--timeout` and `--color` are the same options as a run's.
+  @Test func helpDocumentsTheTimeout() async throws {
+    let run = try await PoolFixture.run(["record", "--help"], executable: Self.fixtures)
+    #expect(run.status == 0)
+    #expect(
+      run.stdout.contains(
+        "USAGE: reducer-spec record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]\n"))
+    #expect(
+      run.stdout.contains("""
+          --timeout <duration>    How long one scenario may take before its worker is
+                                  stopped: 300ms, 1.5s, 2m, or seconds. (default: 10s)
+        """))
+  }
+
   @Test func usageErrors() async throws {
     let root = try Self.copies([])
     defer { try? FileManager.default.removeItem(at: root) }
@@ -191,9 +244,22 @@ import Testing
     #expect(
       run.stderr == """
         Error: no such file or directory: 'nope.yaml'
-        Usage: reducer-spec record [<path> ...] [--filter <text>] [--color <mode>]
+        Usage: reducer-spec record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]
           See 'reducer-spec record --help' for more information.
 
         """)
+
+    for timeout in ["0", "5x", "-1s"] {
+      let bad = try await PoolFixture.run(["record", "--timeout=\(timeout)"], executable: Self.fixtures, directory: root)
+      #expect(bad.status == 64)
+      #expect(
+        bad.stderr == """
+          Error: --timeout expects a duration longer than zero, like 300ms, 1.5s, 2m or 10 (seconds); got '\(timeout)'
+          Usage: reducer-spec record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]
+            See 'reducer-spec record --help' for more information.
+
+          """)
+      #expect(bad.stdout == "")
+    }
   }
 }

@@ -40,10 +40,7 @@ public enum ReducerSpecCommand {
   {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == workerArgument {
-      exit(await WorkerMain.serve(engine: scenarioEngine()))
-    }
-    if arguments.first == recordWorkerArgument {
-      exit(await RecordCommand.serve(arguments: arguments, engine: SpecEngine(features: features)))
+      exit(await WorkerMain.serve(engine: scenarioEngine(), recorder: SpecEngine(features: features)))
     }
     let context = CommandContext(
       engine: SpecEngine(features: features), makeScenarioEngine: scenarioEngine,

@@ -28,8 +28,7 @@ struct RunCommand: Subcommand {
   @Option(help: ArgumentHelp("How many scenarios run at once, each in its own worker process. (default: the number of cores)", valueName: "n"))
   var jobs: Int?
 
-  @Option(help: ArgumentHelp("How long one scenario may take before its worker is stopped: 300ms, 1.5s, 2m, or seconds.", valueName: "duration"))
-  var timeout: String = "10s"
+  @OptionGroup var timeoutOption: TimeoutOption
 
   @Option(help: ArgumentHelp("Run only the scenarios whose 'file › name' contains this text.", valueName: "text"))
   var filter: String?

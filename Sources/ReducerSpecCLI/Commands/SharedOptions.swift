@@ -29,6 +29,15 @@ struct ColorOption: ParsableArguments {
   }
 }
 
+/// `--timeout`, the same option for a run and `record`: how long one scenario may take in
+/// its worker process.
+struct TimeoutOption: ParsableArguments {
+  @Option(help: ArgumentHelp(
+    "How long one scenario may take before its worker is stopped: 300ms, 1.5s, 2m, or seconds.",
+    valueName: "duration"))
+  var timeout: String = "10s"
+}
+
 // MARK: - Choices
 
 /// `--format`: the report written to standard output.

@@ -23,6 +23,15 @@ struct RunSettings: Sendable {
 
   // MARK: - Resolving
 
+  /// `--timeout`'s value (a run's, and `record`'s).
+  static func timeout(_ text: String) throws(ValidationError) -> Duration {
+    guard let timeout = DurationText.parse(text), timeout > .zero else {
+      throw ValidationError(
+        "--timeout expects a duration longer than zero, like 300ms, 1.5s, 2m or 10 (seconds); got '\(text)'")
+    }
+    return timeout
+  }
+
   /// Checks `options` and combines them with `environment`.
   ///
   /// - Throws: A `ValidationError` whose message names the option (or the environment
@@ -37,11 +46,7 @@ struct RunSettings: Sendable {
     }
     jobs = options.jobs ?? max(1, processorCount)
 
-    guard let timeout = DurationText.parse(options.timeout), timeout > .zero else {
-      throw ValidationError(
-        "--timeout expects a duration longer than zero, like 300ms, 1.5s, 2m or 10 (seconds); got '\(options.timeout)'")
-    }
-    self.timeout = timeout
+    timeout = try Self.timeout(options.timeoutOption.timeout)
 
     selection = ScenarioSelection()
     selection.filters = [options.filter, environment["TESTBRIDGE_TEST_ONLY"]].compactMap { $0 }.filter { !$0.isEmpty }

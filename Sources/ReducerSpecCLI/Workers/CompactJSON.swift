@@ -2,23 +2,18 @@ import Foundation
 import SpecRunner
 import SpecYAML
 
-// The two messages of the worker protocol that go back and forth for every file, a file's
-// plan and a batch of scenarios to run, written and read by hand. They are plain JSON,
-// like every other message, but JSONEncoder and JSONDecoder spend some 50,000
-// instructions on each scenario of a plan, which made the command's share of a run as large
-// as a fifth of a worker's.
-//
-//   {"planned":["specs/counter.yaml","Counter",[[0,null,7,5,"Counting up",["smoke"]],…]]}
-//
-// is a file read without errors whose every scenario has the file's path in its id and its
-// location: each scenario is `[scenario, row, line, column, name, tags]`. Any other plan
-// goes as `{"plan":{…}}` through JSONEncoder, as before.
+// JSON written and read by hand, for text whose shape is known in advance: the worker
+// protocol's messages (WorkerCodec.swift) and the schema's strings. JSONEncoder and
+// JSONDecoder spend some 50,000 instructions on each scenario of a file's plan, which made
+// the command's share of a run as large as a fifth of a worker's.
 
 /// Bytes of JSON, written by hand.
 struct JSONWriter {
   private(set) var bytes: [UInt8] = []
 
   mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+  mutating func byte(_ byte: UInt8) { bytes.append(byte) }
 
   mutating func int(_ value: Int) { raw(String(value)) }
 
@@ -32,14 +27,18 @@ struct JSONWriter {
 
   /// A JSON string: quotes, backslashes and control characters escaped; everything else,
   /// including `/` and non-ASCII text, as it is (UTF-8).
-  mutating func string(_ text: String) {
+  mutating func string(_ text: String) { string(utf8: text.utf8) }
+
+  /// A string of bytes as they are (escaped as ``string(_:)`` escapes them), for text that
+  /// need not be valid UTF-8: ``JSONCursor/stringBytes()`` reads them back unchanged.
+  mutating func string(utf8 text: some Collection<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
-    if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-      bytes.append(contentsOf: text.utf8)
+    if !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      bytes.append(contentsOf: text)
       bytes.append(UInt8(ascii: "\""))
       return
     }
-    for byte in text.utf8 {
+    for byte in text {
       switch byte {
       case UInt8(ascii: "\""): raw(#"\""#)
       case UInt8(ascii: "\\"): raw(#"\\"#)
@@ -55,6 +54,24 @@ struct JSONWriter {
       }
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// A string, or `null`.
+  mutating func optional(_ text: String?) {
+    if let text { string(text) } else { raw("null") }
+  }
+
+  /// An integer, or `null`.
+  mutating func optional(_ value: Int?) {
+    if let value { int(value) } else { raw("null") }
+  }
+
+  /// Any `Double`, read back the same by ``JSONCursor/double()``: a finite one as
+  /// ``number(_:)`` writes it, an infinite one as `1e999` or `-1e999` (which any JSON
+  /// reader takes as too large), NaN as `null`.
+  mutating func double(_ value: Double) {
+    if number(value) != nil { return }
+    raw(value.isNaN ? "null" : value < 0 ? "-1e999" : "1e999")
   }
 
   mutating func list<S: Sequence>(_ elements: S, _ write: (inout JSONWriter, S.Element) -> Void) {
@@ -78,6 +95,13 @@ struct JSONCursor {
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
   var isAtEnd: Bool { position == bytes.count }
+
+  /// `true` or `false`.
+  mutating func bool() -> Bool? {
+    if take("true") { return true }
+    if take("false") { return false }
+    return nil
+  }
 
   /// Takes `text` if it comes next.
   mutating func take(_ text: StaticString) -> Bool {
@@ -122,12 +146,31 @@ struct JSONCursor {
   /// A JSON number, as a `Double`.
   mutating func number() -> Double? {
     let start = position
-    while position < bytes.count, "0123456789+-.eE".utf8.contains(bytes[position]) { position += 1 }
+    scan: while position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "e"), UInt8(ascii: "E"):
+        position += 1
+      default: break scan
+      }
+    }
     guard position > start, let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else {
       position = start
       return nil
     }
     return value
+  }
+
+  /// What ``JSONWriter/double(_:)`` writes.
+  mutating func double() -> Double? {
+    if take("null") { return .nan }
+    return number()
+  }
+
+  /// An integer, or `null` as `.some(nil)`.
+  mutating func optionalInt() -> Int?? {
+    if take("null") { return .some(nil) }
+    return int().map { .some($0) }
   }
 
   /// A string, or `null` as `.some(nil)`.
@@ -137,9 +180,21 @@ struct JSONCursor {
   }
 
   mutating func string() -> String? {
+    scanString(plain: { String(decoding: $0, as: UTF8.self) }, escaped: { String(decoding: $0, as: UTF8.self) })
+  }
+
+  /// A string's bytes as they were written, valid UTF-8 or not (``JSONWriter/string(utf8:)``).
+  mutating func stringBytes() -> [UInt8]? {
+    scanString(plain: { Array($0) }, escaped: { $0 })
+  }
+
+  /// Reads a string and hands over its bytes: a slice of the line when it has no escapes
+  /// (most strings: one copy), else the bytes unescaped.
+  private mutating func scanString<Result>(
+    plain: (ArraySlice<UInt8>) -> Result, escaped: ([UInt8]) -> Result
+  ) -> Result? {
     guard take("\"") else { return nil }
     let start = position
-    // Most strings have no escapes: one copy.
     while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\") {
       guard bytes[position] >= 0x20 else { return nil }
       position += 1
@@ -147,7 +202,7 @@ struct JSONCursor {
     guard position < bytes.count else { return nil }
     if bytes[position] == UInt8(ascii: "\"") {
       defer { position += 1 }
-      return String(decoding: bytes[start..<position], as: UTF8.self)
+      return plain(bytes[start..<position])
     }
     var decoded = Array(bytes[start..<position])
     while position < bytes.count {
@@ -155,7 +210,7 @@ struct JSONCursor {
       position += 1
       switch byte {
       case UInt8(ascii: "\""):
-        return String(decoding: decoded, as: UTF8.self)
+        return escaped(decoded)
       case UInt8(ascii: "\\"):
         guard position < bytes.count else { return nil }
         let escape = bytes[position]
@@ -207,133 +262,5 @@ struct JSONCursor {
       position += 1
     }
     return value
-  }
-}
-
-// MARK: - The two messages
-
-extension LoadedFile {
-  /// `{"planned":[…]}` (see above), or `nil` when this plan does not fit that form.
-  var compactLine: [UInt8]? {
-    guard errors.isEmpty,
-      scenarios.allSatisfy({ $0.id.file == file && $0.location.file == file })
-    else { return nil }
-    var writer = JSONWriter()
-    writer.raw(#"{"planned":["#)
-    writer.string(file)
-    writer.raw(",")
-    if let feature { writer.string(feature) } else { writer.raw("null") }
-    writer.raw(",")
-    writer.list(scenarios) { writer, scenario in
-      writer.raw("[")
-      writer.int(scenario.id.scenario)
-      writer.raw(",")
-      if let row = scenario.id.row { writer.int(row) } else { writer.raw("null") }
-      writer.raw(",")
-      writer.int(scenario.location.line)
-      writer.raw(",")
-      writer.int(scenario.location.column)
-      writer.raw(",")
-      writer.string(scenario.name)
-      writer.raw(",")
-      writer.list(scenario.tags) { $0.string($1) }
-      writer.raw("]")
-    }
-    writer.raw("]}")
-    return writer.bytes
-  }
-
-  /// Reads `{"planned":[…]}`; `nil` for any other line.
-  init?(compactLine line: [UInt8]) {
-    var cursor = JSONCursor(line)
-    guard cursor.take(#"{"planned":["#), let file = cursor.string(), cursor.take(","),
-      let feature = cursor.optionalString(), cursor.take(",")
-    else { return nil }
-    var scenarios: [PlannedScenario] = []
-    let read = cursor.list { cursor in
-      guard cursor.take("["), let index = cursor.int(), cursor.take(",") else { return false }
-      var row: Int?
-      if !cursor.take("null") {
-        guard let value = cursor.int() else { return false }
-        row = value
-      }
-      guard cursor.take(","), let line = cursor.int(), cursor.take(","), let column = cursor.int(),
-        cursor.take(","), let name = cursor.string(), cursor.take(",")
-      else { return false }
-      var tags: [String] = []
-      guard
-        cursor.list({ cursor in
-          guard let tag = cursor.string() else { return false }
-          tags.append(tag)
-          return true
-        }), cursor.take("]")
-      else { return false }
-      scenarios.append(
-        PlannedScenario(
-          id: ScenarioID(file: file, scenario: index, row: row), name: name,
-          location: FileLocation(file: file, line: line, column: column), tags: tags))
-      return true
-    }
-    guard read, cursor.take("]}"), cursor.isAtEnd else { return nil }
-    self.init(file: file, feature: feature, scenarios: scenarios, errors: [])
-  }
-}
-
-extension WorkerRequest {
-  /// The request as JSONEncoder writes it (sorted keys, slashes as they are), by hand;
-  /// `nil` for a request that is neither a `plan` nor a `run`.
-  var compactLine: [UInt8]? {
-    var writer = JSONWriter()
-    if let plan, run == nil, timeout == nil {
-      writer.raw(#"{"plan":"#)
-      writer.string(plan)
-      writer.raw("}")
-      return writer.bytes
-    }
-    guard plan == nil, let run, let timeout else { return nil }
-    writer.raw(#"{"run":"#)
-    writer.list(run) { writer, id in
-      writer.raw(#"{"file":"#)
-      writer.string(id.file)
-      if let row = id.row {
-        writer.raw(#","row":"#)
-        writer.int(row)
-      }
-      writer.raw(#","scenario":"#)
-      writer.int(id.scenario)
-      writer.raw("}")
-    }
-    writer.raw(#","timeout":"#)
-    guard writer.number(timeout) != nil else { return nil }
-    writer.raw("}")
-    return writer.bytes
-  }
-
-  /// Reads what ``compactLine`` writes (JSONEncoder's form of a request, keys in order);
-  /// `nil` for any other line.
-  init?(compactLine line: [UInt8]) {
-    var cursor = JSONCursor(line)
-    if cursor.take(#"{"plan":"#) {
-      guard let file = cursor.string(), cursor.take("}"), cursor.isAtEnd else { return nil }
-      self = .plan(file)
-      return
-    }
-    guard cursor.take(#"{"run":"#) else { return nil }
-    var ids: [ScenarioID] = []
-    let read = cursor.list { cursor in
-      guard cursor.take(#"{"file":"#), let file = cursor.string() else { return false }
-      var row: Int?
-      if cursor.take(#","row":"#) {
-        guard let value = cursor.int() else { return false }
-        row = value
-      }
-      guard cursor.take(#","scenario":"#), let scenario = cursor.int(), cursor.take("}") else { return false }
-      ids.append(ScenarioID(file: file, scenario: scenario, row: row))
-      return true
-    }
-    guard read, cursor.take(#","timeout":"#), let timeout = cursor.number(), cursor.take("}"), cursor.isAtEnd else {
-      return nil
-    }
-    self = .run(ids, timeout: timeout)
   }
 }

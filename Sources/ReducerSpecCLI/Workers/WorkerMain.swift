@@ -15,11 +15,14 @@ import SpecYAML
 enum WorkerMain {
   /// Serves requests until standard input ends; returns the exit status.
   @MainActor
-  static func serve(engine: any ScenarioEngine) async -> Int32 {
+  ///
+  /// - Parameters:
+  ///   - engine: Reads files and runs scenarios for `plan` and `run` requests.
+  ///   - recorder: Reads and runs files for `record` requests: the features' own engine.
+  static func serve(engine: any ScenarioEngine, recorder: SpecEngine) async -> Int32 {
     prepareProcess()
     let board = StepBoard.attach(environment: ProcessInfo.processInfo.environment)
     let channel = duplicateStandardOutput()
-    let encoder = LineEncoder()
     var lines = LineBuffer()
     /// The files this worker read: a scenario of another file (a retry, or a batch that
     /// another worker read) makes it read that file first.
@@ -28,7 +31,6 @@ enum WorkerMain {
     var planned: [ScenarioID: PlannedScenario] = [:]
     var sequence: UInt32 = 0
     var buffer = [UInt8](repeating: 0, count: 4096)
-    let decoder = JSONDecoder()
     /// Ends a request's share of standard error, then answers it.
     func answer(_ message: WorkerMessage) {
       fflush(stdout)
@@ -36,53 +38,64 @@ enum WorkerMain {
       // The parent tells one request's output from the next one's by the marker (requests
       // come in batches).
       if !scenarioEndMarker.withUnsafeBytes({ writeAll(2, $0) }) { _exit(4) }
-      send(message, to: channel, encoder: encoder)
+      send(message, to: channel)
+    }
+    /// A request starts: the board says so, and no step yet.
+    func start() {
+      sequence &+= 1
+      board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
+    }
+    /// As each step of a scenario of `file` starts: a store into the shared board, which
+    /// the parent reads only if this worker dies; a message only for a step in another
+    /// file (or without a board).
+    func stepStarted(_ location: FileLocation, file: String) {
+      if let board {
+        if location.file == file, let line = UInt32(exactly: location.line),
+          let column = UInt32(exactly: location.column), line != StepBoard.elsewhere
+        {
+          board.write(StepBoard.Record(sequence: sequence, line: line, column: column))
+          return
+        }
+        board.write(StepBoard.Record(sequence: sequence, line: StepBoard.elsewhere, column: 0))
+      }
+      send(.step(location), to: channel)
     }
     while true {
       let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
       guard count > 0 else { return 0 }
       for line in lines.append(buffer[..<count]) {
-        guard
-          let request = WorkerRequest(compactLine: line) ?? (try? decoder.decode(WorkerRequest.self, from: Data(line)))
-        else {
+        guard let request = WorkerRequest(line: line) else {
           fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
           return 2
         }
-        if let file = request.plan {
-          sequence &+= 1
-          board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
+        switch request {
+        case .plan(let file):
+          start()
           loaded.insert(file)
           let plan = engine.load(files: [file])[0]
           for scenario in plan.scenarios { planned[scenario.id] = scenario }
           answer(.plan(plan))
-          continue
-        }
-        guard let ids = request.run, let timeout = request.timeout else {
-          fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)
-          return 2
-        }
-        for id in ids {
-          sequence &+= 1
-          board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
-          if loaded.insert(id.file).inserted {
-            for scenario in engine.load(files: [id.file])[0].scenarios { planned[scenario.id] = scenario }
-          }
-          let result = await engine.run(id, timeout: .seconds(timeout)) { location in
-            // As each step starts: a store into the shared board, which the parent reads only
-            // if this worker dies; a message only for a step in another file (or no board).
-            if let board {
-              if location.file == id.file, let line = UInt32(exactly: location.line),
-                let column = UInt32(exactly: location.column), line != StepBoard.elsewhere
-              {
-                board.write(StepBoard.Record(sequence: sequence, line: line, column: column))
-                return
-              }
-              board.write(StepBoard.Record(sequence: sequence, line: StepBoard.elsewhere, column: 0))
+        case .run(let ids, let timeout):
+          for id in ids {
+            start()
+            if loaded.insert(id.file).inserted {
+              for scenario in engine.load(files: [id.file])[0].scenarios { planned[scenario.id] = scenario }
             }
-            send(.step(location), to: channel, encoder: encoder)
+            let result = await engine.run(id, timeout: .seconds(timeout)) { stepStarted($0, file: id.file) }
+            answer(.answer(result, planned: planned[id]))
           }
-          answer(.answer(result, planned: planned[id]))
+        case .record(let file, let filter):
+          start()
+          let recorded = await SpecRecorder.record(
+            file, filter: filter, engine: recorder,
+            onScenario: {
+              // Each scenario has the timeout to itself, and starts with no step.
+              board?.write(StepBoard.Record(sequence: sequence, line: 0, column: 0))
+              send(.recording, to: channel)
+            },
+            onStep: { stepStarted($0, file: file) })
+          answer(.recorded(recorded))
         }
       }
     }
@@ -110,7 +123,7 @@ enum WorkerMain {
   /// Moves the protocol to a descriptor of its own and points standard output at standard
   /// error, so that whatever a reducer prints cannot break the protocol: it is captured
   /// with the worker's standard error instead.
-  static func duplicateStandardOutput() -> Int32 {
+  private static func duplicateStandardOutput() -> Int32 {
     fflush(stdout)
     let channel = dup(1)
     _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
@@ -119,8 +132,8 @@ enum WorkerMain {
     return channel
   }
 
-  private static func send(_ message: WorkerMessage, to channel: Int32, encoder: LineEncoder) {
-    let bytes = encoder.encode(message)
+  private static func send(_ message: WorkerMessage, to channel: Int32) {
+    let bytes = message.line
     let sent = bytes.withUnsafeBytes { writeAll(channel, $0) }
     if !sent { _exit(4) }  // The parent is gone.
   }

@@ -23,6 +23,10 @@ import SpecYAML
 /// while reading a file, that file), with what happened and the tail of its standard
 /// error; the rest of what it was sent goes to a fresh worker. One `poll` loop on the
 /// calling thread watches every worker's pipes, the deadlines, and the interrupt pipe.
+///
+/// ``record(files:filter:interrupt:onRecorded:)`` has the workers record files instead
+/// (`reducer-spec record`), one file a worker at a time, with the same timeouts, crash
+/// reports and output.
 @MainActor
 final class WorkerPool {
   struct Configuration: Sendable {
@@ -31,7 +35,7 @@ final class WorkerPool {
     var arguments: [String] = [workerArgument]
     var environment: [String: String]
     var jobs: Int
-    /// How long a scenario may take (and reading a file).
+    /// How long a scenario may take (and reading a file; and recording a scenario).
     var timeout: Duration
     /// How much longer the pool waits before it kills a worker, so that an engine that
     /// enforces the timeout itself can report its own result first.
@@ -58,8 +62,6 @@ final class WorkerPool {
   private let configuration: Configuration
   private var slots: [Slot] = []
   private let clock = ContinuousClock()
-  private let encoder = LineEncoder()
-  private let decoder = JSONDecoder()
   /// Reused for every read from a worker.
   private var readBuffer = [UInt8](repeating: 0, count: 65536)
 
@@ -80,9 +82,29 @@ final class WorkerPool {
   /// Scenarios whose worker died before it ran them: they go first, to any worker.
   private var retries: [Int] = []
   private var stopping = false
+  /// Running scenarios, or recording files (with this filter).
+  private var mode = Mode.run
+  /// How many files were recorded, or failed to be.
+  private var recordedFiles = 0
   /// The caller's: see `run`.
   private var planned: (_ file: Int, _ loaded: LoadedFile, _ errorOutput: [UInt8]) -> [PlannedScenario] = { _, _, _ in [] }
   private var onResult: (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void = { _, _, _ in }
+  private var onRecorded: (_ file: Int, _ answer: RecordAnswer, _ errorOutput: [UInt8]) -> Void = { _, _, _ in }
+
+  private enum Mode {
+    case run
+    case record(filter: String?)
+  }
+
+  /// How recording a file ended.
+  enum RecordAnswer: Equatable {
+    /// The worker answered.
+    case recorded(RecordedFile)
+    /// The worker crashed or ran past the timeout (`message`, as a run's error says it), or
+    /// could not be started; `quote` is the tail of its standard error, under a line that
+    /// says what it is (or empty).
+    case failed(message: String, quote: String)
+  }
 
   private struct Batch {
     var indices: [Int]
@@ -114,6 +136,24 @@ final class WorkerPool {
     self.files = files
     self.planned = planned
     self.onResult = onResult
+    return loop(interrupt: interrupt, beforeWaiting: beforeWaiting)
+  }
+
+  /// Records `files` (``WorkerRequest/record(_:filter:)``), one at a time in each worker,
+  /// and hands each file's answer to `onRecorded` as it arrives (in completion order), with
+  /// what its worker wrote to standard error while it recorded it. A scenario that runs
+  /// past the timeout is stopped with its worker, as in a run.
+  func record(
+    files: [String], filter: String?, interrupt: InterruptPipe?,
+    onRecorded: @escaping (_ file: Int, _ answer: RecordAnswer, _ errorOutput: [UInt8]) -> Void
+  ) -> Ending {
+    self.files = files
+    self.mode = .record(filter: filter)
+    self.onRecorded = onRecorded
+    return loop(interrupt: interrupt, beforeWaiting: {})
+  }
+
+  private func loop(interrupt: InterruptPipe?, beforeWaiting: () -> Void) -> Ending {
     defer { shutDown() }
     while true {
       removeEndedWorkers()
@@ -163,6 +203,11 @@ final class WorkerPool {
                 slot.tasks.removeFirst()
                 startNext(slot)
                 report(task, result, output: slot.takeScenarioOutput())
+              case .recorded(let recorded):
+                guard case .record(let index) = slot.tasks.removeFirst().kind else { break }
+                startNext(slot)
+                recordedFiles += 1
+                onRecorded(index, .recorded(recorded), slot.takeScenarioOutput())
               case .broken(let message):
                 slot.process.forceKill()
                 fail(slot, message)
@@ -193,15 +238,22 @@ final class WorkerPool {
         switch task.kind {
         case .read: message = "reading the file timed out after \(limit)"
         case .run: message = "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
+        case .record:
+          message =
+            task.scenarios == 0
+            ? "reading the file timed out after \(limit)"
+            : "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
         }
         fail(slot, message)
       }
     }
   }
 
-  /// Every file was read and selected from, and every scenario selected was answered.
+  /// Every file was read and selected from, and every scenario selected was answered (or
+  /// every file was recorded).
   private var isFinished: Bool {
-    selectedFiles == files.count && ready.isEmpty && retries.isEmpty && arrived.isEmpty
+    if case .record = mode { return recordedFiles == files.count }
+    return selectedFiles == files.count && ready.isEmpty && retries.isEmpty && arrived.isEmpty
   }
 
   /// No file is left for a worker to read.
@@ -227,7 +279,15 @@ final class WorkerPool {
       func append(_ kind: Slot.Task.Kind, _ request: WorkerRequest) {
         slot.sent &+= 1
         slot.tasks.append(Slot.Task(kind: kind, started: now, sequence: slot.sent))
-        requests += encoder.encode(request)
+        requests += request.line
+      }
+      // Recording: one file at a time, so that a file's scenarios never wait behind another's.
+      if case .record(let filter) = mode {
+        if slot.tasks.isEmpty, let file = takeFile() {
+          append(.record(file: file), .record(files[file], filter: filter))
+          _ = slot.process.send(requests)
+        }
+        continue
       }
       // The next file to read goes first: the worker reads it while the command receives
       // the results of the batch before, and has it loaded when its scenarios come.
@@ -245,7 +305,7 @@ final class WorkerPool {
           slot.sent &+= 1
           slot.tasks.append(Slot.Task(kind: .run(index: index), started: now, sequence: slot.sent))
         }
-        requests += encoder.encode(.run(batch.map { scenarios[$0].id }, timeout: configuration.timeout.inSeconds))
+        requests += WorkerRequest.run(batch.map { scenarios[$0].id }, timeout: configuration.timeout.inSeconds).line
       }
       if !requests.isEmpty { _ = slot.process.send(requests) }  // A dead worker shows as the end of its output.
     }
@@ -280,7 +340,10 @@ final class WorkerPool {
   /// A worker could not be started: the next thing it would have done fails.
   private func failToStart(_ error: WorkerProcess.SpawnError) {
     let message = "could not start a worker: \(error)"
-    if let file = takeFile() {
+    if case .record = mode, let file = takeFile() {
+      recordedFiles += 1
+      onRecorded(file, .failed(message: message, quote: ""), [])
+    } else if let file = takeFile() {
       fileRead(file, unreadable(files[file], message), output: [], by: nil)
     } else if !retries.isEmpty || !ready.isEmpty {
       let index = retries.isEmpty ? ready[0].indices.removeFirst() : retries.removeFirst()
@@ -343,7 +406,7 @@ final class WorkerPool {
     let task = slot.tasks.removeFirst()
     for other in slot.tasks {
       switch other.kind {
-      case .read(let file): rereads.append(file)
+      case .read(let file), .record(let file): rereads.append(file)
       case .run(let index): retries.append(index)
       }
     }
@@ -359,6 +422,9 @@ final class WorkerPool {
     case .run(let index):
       let result = errorResult(scenarios[index], message: text, duration: (clock.now - task.started).inSeconds)
       report(index: index, result, output: output)
+    case .record(let file):
+      recordedFiles += 1
+      onRecorded(file, .failed(message: message, quote: Self.quote(output)), output)
     }
   }
 
@@ -386,44 +452,50 @@ final class WorkerPool {
     case none
     case read(LoadedFile)
     case finished(ScenarioResult)
+    case recorded(RecordedFile)
     case broken(String)
   }
 
   private func handle(_ line: [UInt8], of slot: Slot, task: Slot.Task) -> Handled {
-    if case .run(let index) = task.kind, let duration = WorkerMessage.passedDuration(line) {
-      return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration))
-    }
-    if case .read(let file) = task.kind, let loaded = LoadedFile(compactLine: line) {
-      guard loaded.file == files[file] else {
-        return .broken("the worker did not answer with the scenarios of \(files[file])")
-      }
-      return .read(loaded)
-    }
-    guard let message = try? decoder.decode(WorkerMessage.self, from: Data(line)) else {
+    guard let message = WorkerMessage(line: line) else {
       let text = String(decoding: line.prefix(200), as: UTF8.self)
       return .broken("the worker broke the protocol with the line '\(text)' \(whereStuck(task, of: slot))")
     }
+    if case .step(let step) = message {
+      slot.tasks[0].step = step
+      return .none
+    }
     switch task.kind {
     case .read(let file):
-      guard let loaded = message.plan, loaded.file == files[file] else {
+      guard case .plan(let loaded) = message, loaded.file == files[file] else {
         return .broken("the worker did not answer with the scenarios of \(files[file])")
       }
       return .read(loaded)
     case .run(let index):
-      if let step = message.step {
-        slot.tasks[0].step = step
-        return .none
-      }
-      if let duration = message.passed {
+      switch message {
+      case .passed(let duration):
         return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration))
-      }
-      guard let result = message.result else {
+      case .result(let result):
+        guard result.id == scenarios[index].id else {
+          return .broken("the worker answered for \(result.id) instead of \(scenarios[index].id)")
+        }
+        return .finished(result)
+      default:
         return .broken("the worker did not answer with the result of \(scenarios[index].id)")
       }
-      guard result.id == scenarios[index].id else {
-        return .broken("the worker answered for \(result.id) instead of \(scenarios[index].id)")
+    case .record(let file):
+      switch message {
+      case .recording:
+        // The next scenario has the timeout to itself.
+        slot.tasks[0].started = clock.now
+        slot.tasks[0].step = nil
+        slot.tasks[0].scenarios += 1
+        return .none
+      case .recorded(let recorded):
+        return .recorded(recorded)
+      default:
+        return .broken("the worker did not answer with the recording of \(files[file])")
       }
-      return .finished(result)
     }
   }
 
@@ -431,12 +503,19 @@ final class WorkerPool {
   /// the file`: from the worker's step board when it is on this request, else from its
   /// `step` messages.
   private func whereStuck(_ task: Slot.Task, of slot: Slot) -> String {
-    guard case .run(let index) = task.kind else { return "while reading the file" }
+    let file: String
+    switch task.kind {
+    case .read: return "while reading the file"
+    case .run(let index): file = scenarios[index].id.file
+    case .record(let index):
+      if task.scenarios == 0 { return "while reading the file" }
+      file = files[index]
+    }
     var step = task.step
     if let record = slot.board?.read(), record.sequence == task.sequence, record.line != StepBoard.elsewhere,
       record.line > 0
     {
-      step = FileLocation(file: scenarios[index].id.file, line: Int(record.line), column: Int(record.column))
+      step = FileLocation(file: file, line: Int(record.line), column: Int(record.column))
     }
     return step.map { "in the step at \($0)" } ?? "before its first step"
   }
@@ -520,15 +599,20 @@ final class WorkerPool {
         case read(file: Int)
         /// Run the scenario at this index of the run's scenarios.
         case run(index: Int)
+        /// Record the file at this index of the files.
+        case record(file: Int)
       }
 
       var kind: Kind
-      /// When it started: when it was sent, or when the request before it ended.
+      /// When it started: when it was sent, or when the request before it ended (for a
+      /// record: when its last scenario started).
       var started: ContinuousClock.Instant
       /// Which request to the worker it is (the worker's `StepBoard` numbers them alike).
       var sequence: UInt32
       /// The step that started last, when the worker sent it as a message.
       var step: FileLocation?
+      /// For a record: how many of its scenarios started (the last one is under way).
+      var scenarios = 0
 
       var isRead: Bool {
         if case .read = kind { return true }

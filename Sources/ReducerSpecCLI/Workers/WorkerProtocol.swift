@@ -2,21 +2,27 @@ import Foundation
 import SpecRunner
 import SpecYAML
 
-// The line protocol between the command and its worker processes. Each message is one
-// line of JSON (JSONEncoder's compact form never contains a line break).
+// The line protocol between the command and its worker processes. Both ends are the same
+// executable, so every request and message goes in one compact form of its own, written
+// and read by hand (WorkerCodec.swift): one line of JSON each, an array whose first element
+// names it and whose other elements come in a fixed order.
 //
 //   command → worker (the worker's standard input):
-//     {"plan":"specs/counter.yaml"}                                    read a file
-//     {"run":[{"file":"specs/counter.yaml","scenario":2},…],"timeout":10}
-//                                                                     run scenarios, in order
+//     ["plan","specs/counter.yaml"]                                    read a file
+//     ["run",10,[["specs/counter.yaml",2],["specs/counter.yaml",3,1]]] run scenarios, in order,
+//                                                                     each within 10 seconds
+//     ["record","specs/counter.yaml",null]                             record a file's scenarios
+//                                                                     (those its filter selects)
 //   worker → command (the worker's standard output; whatever else the worker prints goes
 //   to its standard error):
-//     {"plan":{…a LoadedFile…}}                                       the file's scenarios, or its errors
-//     {"planned":[…]}                                                 or the same, short (CompactJSON.swift)
-//     {"step":{"file":"specs/counter.yaml","line":14,"column":9}}    as a step starts (see below)
-//     {"result":{…a ScenarioResult…}}                                 when the scenario ends
-//     {"passed":0.0012}                                               or: it passed in that many
+//     ["plan",["specs/counter.yaml","Counter",[[0,null,7,5,"Counting up",["smoke"]],…],[]]]
+//                                                                     the file's scenarios, or its errors
+//     ["step",["specs/counter.yaml",14,9]]                             as a step starts (see below)
+//     ["result",[…a ScenarioResult…]]                                  when the scenario ends
+//     ["passed",0.0012]                                                or: it passed in that many
 //                                                                     seconds, as its file's plan says
+//     ["recording"]                                                    a scenario of a record starts
+//     ["recorded",[…a RecordedFile…]]                                  the record ends: the new text
 //
 // A worker answers its requests in the order it was sent them, one at a time, and exits
 // when its standard input ends. The command sends several requests at once: the next file
@@ -38,36 +44,37 @@ let workerArgument = "__worker"
 /// NUL bytes do not occur in the text that programs write there.
 let scenarioEndMarker: [UInt8] = Array("\u{0}reducer-spec:end-of-scenario\u{0}".utf8)
 
-/// Read this file, or run these scenarios one after another, each within this many
-/// seconds. Either `plan` is set, or `run` and `timeout` are. Each scenario of `run` is
-/// answered on its own, as a request of its own would be.
-struct WorkerRequest: Codable, Hashable, Sendable {
-  var plan: String?
-  var run: [ScenarioID]?
-  /// Seconds.
-  var timeout: Double?
-
-  static func plan(_ file: String) -> WorkerRequest { WorkerRequest(plan: file) }
-  static func run(_ ids: [ScenarioID], timeout: Double) -> WorkerRequest { WorkerRequest(run: ids, timeout: timeout) }
+/// What the command asks a worker to do.
+enum WorkerRequest: Hashable, Sendable {
+  /// Read this file: answered with a ``WorkerMessage/plan(_:)``.
+  case plan(String)
+  /// Run these scenarios one after another, each within this many seconds. Each is
+  /// answered on its own, as a request of its own would be: ``WorkerMessage/passed(_:)`` or
+  /// ``WorkerMessage/result(_:)``.
+  case run([ScenarioID], timeout: Double)
+  /// Record the scenarios of this file whose qualified name contains the filter (all of
+  /// them without one), and work out the file's new text (`reducer-spec record`): a
+  /// ``WorkerMessage/recording`` as each scenario starts, then a ``WorkerMessage/recorded(_:)``.
+  /// The worker writes no file.
+  case record(String, filter: String?)
 }
 
-/// A file was read, a step started, or a scenario ended. Exactly one of the four is set.
-struct WorkerMessage: Codable, Hashable, Sendable {
-  var plan: LoadedFile?
-  var step: FileLocation?
-  var result: ScenarioResult?
+/// A file was read, a step started, a scenario ended, or a file was recorded.
+enum WorkerMessage: Hashable, Sendable {
+  case plan(LoadedFile)
+  case step(FileLocation)
+  case result(ScenarioResult)
   /// The scenario passed in this many seconds, and its result says nothing its planned
   /// form does not (the most common answer, short to write and to read).
-  var passed: Double?
-
-  static func plan(_ file: LoadedFile) -> WorkerMessage { WorkerMessage(plan: file) }
-  static func step(_ location: FileLocation) -> WorkerMessage { WorkerMessage(step: location) }
-  static func result(_ result: ScenarioResult) -> WorkerMessage { WorkerMessage(result: result) }
+  case passed(Double)
+  /// A scenario of the file being recorded starts: its timeout starts now.
+  case recording
+  case recorded(RecordedFile)
 
   /// The message for a result: `passed` when the result is the plain pass of `planned`.
   static func answer(_ result: ScenarioResult, planned: PlannedScenario?) -> WorkerMessage {
     if let planned, result == passedResult(planned, duration: result.duration) {
-      return WorkerMessage(passed: result.duration)
+      return .passed(result.duration)
     }
     return .result(result)
   }
@@ -78,49 +85,23 @@ struct WorkerMessage: Codable, Hashable, Sendable {
       id: planned.id, name: planned.name, location: planned.location, tags: planned.tags, outcome: .passed,
       duration: duration)
   }
-
-  /// Reads a `passed` message without a JSON decoder: `{"passed":0.0012}`.
-  static func passedDuration(_ line: [UInt8]) -> Double? {
-    let prefix = Array(#"{"passed":"#.utf8)
-    guard line.count > prefix.count + 1, line.starts(with: prefix), line.last == UInt8(ascii: "}") else { return nil }
-    return Double(String(decoding: line[prefix.count..<(line.count - 1)], as: UTF8.self))
-  }
 }
 
-/// Encodes messages as lines, each with its line break. One per thread that sends.
-final class LineEncoder {
-  private let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
-
-  func encode(_ message: WorkerMessage) -> [UInt8] {
-    if let duration = message.passed, duration.isFinite {
-      return Array("{\"passed\":\(duration)}\n".utf8)
-    }
-    if var line = message.plan?.compactLine {
-      line.append(UInt8(ascii: "\n"))
-      return line
-    }
-    return encode(message as any Encodable)
-  }
-
-  func encode(_ request: WorkerRequest) -> [UInt8] {
-    if var line = request.compactLine {
-      line.append(UInt8(ascii: "\n"))
-      return line
-    }
-    return encode(request as any Encodable)
-  }
-
-  /// Any other message (`record`'s child uses it too).
-  func encode(_ message: any Encodable) -> [UInt8] {
-    // Encoding these types cannot fail but for a non-finite duration; fall back to zero.
-    var bytes = (try? encoder.encode(message)).map(Array.init) ?? Array("{}".utf8)
-    bytes.append(UInt8(ascii: "\n"))
-    return bytes
-  }
+/// What recording one file found: the answer to a ``WorkerRequest/record(_:filter:)``.
+struct RecordedFile: Hashable, Sendable {
+  /// How many scenarios were recorded.
+  var scenarios = 0
+  /// The file has errors: it was not recorded, and is left as it is.
+  var broken = false
+  /// For standard error, with their line breaks: the file's errors, or why it could not be
+  /// rewritten. Not empty makes `record` exit 1.
+  var errors = ""
+  /// `PATH:LINE:COLUMN: note: …` lines, printed after every file's diff.
+  var notes: [String] = []
+  /// The file's new text, when it differs from the text that was recorded.
+  var rewritten: [UInt8]?
+  /// The unified diff from the old text to ``rewritten``.
+  var diff = ""
 }
 
 // MARK: - Lines
