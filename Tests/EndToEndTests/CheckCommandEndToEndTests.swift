@@ -4,8 +4,8 @@ import Testing
 /// `reducer-spec check`, run for real with the fixture features: it reports what a run
 /// would report about each file, runs nothing, and counts what it checked.
 @Suite struct CheckCommandEndToEndTests {
-  static func check(_ arguments: [String], environment: [String: String] = [:]) async throws -> PoolFixture.Run {
-    try await PoolFixture.run(
+  static func check(_ arguments: [String], environment: [String: String] = [:]) async throws -> BuiltCommand.Run {
+    try await BuiltCommand.run(
       ["check"] + arguments, environment: environment, executable: ReducerSpecEndToEndTests.fixtures)
   }
 
@@ -116,7 +116,7 @@ import Testing
   @Test func stateFieldsAreCheckedAgainstTheStateTypeWithoutRunning() async throws {
     // A run finds these only when the step runs; check finds them along the whole path:
     // struct fields, elements of arrays, optionals, and an enum state's cases.
-    let run = try await PoolFixture.run(
+    let run = try await BuiltCommand.run(
       ["check", "Tests/Fixtures/check/paths"], executable: ReducerSpecEndToEndTests.examples)
     #expect(run.status == 1)
     #expect(
@@ -149,7 +149,7 @@ import Testing
   }
 
   @Test func withoutPathsItChecksTheSpecsDirectory() async throws {
-    let run = try await PoolFixture.run(["check"], executable: ReducerSpecEndToEndTests.examples)
+    let run = try await BuiltCommand.run(["check"], executable: ReducerSpecEndToEndTests.examples)
     #expect(run.status == 0)
     #expect(run.stdout == "Checked 5 files, 42 scenarios: no problems.\n")
   }

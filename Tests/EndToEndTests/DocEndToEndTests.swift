@@ -6,8 +6,8 @@ import Testing
 /// index and the Tally page are checked character for character, with and without a JUnit
 /// file of results.
 @Suite(.serialized) struct DocEndToEndTests {
-  static func run(_ arguments: [String]) async throws -> PoolFixture.Run {
-    try await PoolFixture.run(["doc"] + arguments, executable: ReducerSpecEndToEndTests.fixtures)
+  static func run(_ arguments: [String]) async throws -> BuiltCommand.Run {
+    try await BuiltCommand.run(["doc"] + arguments, executable: ReducerSpecEndToEndTests.fixtures)
   }
 
   /// A new empty directory, removed by the caller.
@@ -249,7 +249,7 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: output) }
     let specs = ["Tests/Fixtures/doc/forever.yaml", "Tests/Fixtures/doc/tally.yaml"]
     let junit = output + "/run.xml"
-    let test = try await PoolFixture.run(specs + ["--junit", junit], executable: ReducerSpecEndToEndTests.fixtures)
+    let test = try await BuiltCommand.run(specs + ["--junit", junit], executable: ReducerSpecEndToEndTests.fixtures)
     #expect(test.status == 0)
     let run = try await Self.run(specs + ["-o", output + "/docs", "--results", junit])
     #expect(run.status == 0)

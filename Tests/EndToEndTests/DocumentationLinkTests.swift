@@ -17,7 +17,7 @@ import Testing
   }
 
   static func text(of document: String) throws -> String {
-    try String(contentsOf: PoolFixture.packageRoot.appendingPathComponent(document), encoding: .utf8)
+    try String(contentsOf: BuiltCommand.packageRoot.appendingPathComponent(document), encoding: .utf8)
   }
 
   /// The lines of a document outside its fenced code blocks, with their line numbers.
@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func everyLinkNamesAFileAndAHeadingOfTheRepository() throws {
-    let root = PoolFixture.packageRoot.standardizedFileURL
+    let root = BuiltCommand.packageRoot.standardizedFileURL
     var checked = 0
     for document in try Self.documents() {
       for link in try Self.links(in: document) {

@@ -40,7 +40,7 @@ import Testing
 
   /// `README.md` and the Markdown files of `docs/`, in path order.
   static func documents() throws -> [String] {
-    let docs = PoolFixture.packageRoot.appendingPathComponent("docs")
+    let docs = BuiltCommand.packageRoot.appendingPathComponent("docs")
     let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path)
       .filter { $0.hasSuffix(".md") }
       .sorted()
@@ -54,7 +54,7 @@ import Testing
 
   /// Every marked block of one document, in order.
   static func blocks(in document: String) throws -> [Block] {
-    let lines = try String(contentsOf: PoolFixture.packageRoot.appendingPathComponent(document), encoding: .utf8)
+    let lines = try String(contentsOf: BuiltCommand.packageRoot.appendingPathComponent(document), encoding: .utf8)
       .split(separator: "\n", omittingEmptySubsequences: false)
     var blocks: [Block] = []
     var index = 0
@@ -124,7 +124,7 @@ import Testing
     #expect(blocks.count >= 7)
     #expect(Self.transcripts.count + Self.transcripts.map(\.files.count).reduce(0, +) == blocks.count)
     for document in documents {
-      let text = try String(contentsOf: PoolFixture.packageRoot.appendingPathComponent(document), encoding: .utf8)
+      let text = try String(contentsOf: BuiltCommand.packageRoot.appendingPathComponent(document), encoding: .utf8)
       let markers = text.split(separator: "\n")
         .filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("<!-- transcript") }.count
       #expect(try Self.blocks(in: document).count == markers, "\(document): a transcript marker is not followed by a block")
@@ -138,7 +138,7 @@ import Testing
     let work = temporary.appendingPathComponent("work")
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    let root = PoolFixture.packageRoot
+    let root = BuiltCommand.packageRoot
 
     let executable: String
     if transcript.options.first == "fixtures" {
@@ -160,10 +160,10 @@ import Testing
     }
     try FileManager.default.createSymbolicLink(
       at: bin.appendingPathComponent("reducer-spec"),
-      withDestinationURL: PoolFixture.productsDirectory.appendingPathComponent(executable))
+      withDestinationURL: BuiltCommand.productsDirectory.appendingPathComponent(executable))
 
     let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-    let run = try await PoolFixture.run(
+    let run = try await BuiltCommand.run(
       ["-c", Self.script(transcript.text)], environment: ["PATH": path],
       executable: URL(fileURLWithPath: "/bin/sh"), directory: work)
     #expect(

@@ -6,7 +6,7 @@ import Testing
 /// block after `<!-- walkthrough: NAME -->`, in `README.md` or any `docs/*.md`, is compared
 /// with what the command prints, times aside; a failure names the document and the line.
 @Suite(.serialized) struct DocumentationWalkthroughTests {
-  static let directory = PoolFixture.packageRoot.appendingPathComponent("Tests/Fixtures/walkthrough")
+  static let directory = BuiltCommand.packageRoot.appendingPathComponent("Tests/Fixtures/walkthrough")
 
   /// A block of the documentation: its text without its `$` line, and where it is.
   struct Block {
@@ -20,7 +20,7 @@ import Testing
     let marker = "<!-- walkthrough: \(name) -->"
     for document in try DocumentationTranscriptTests.documents() {
       let text = try String(
-        contentsOf: PoolFixture.packageRoot.appendingPathComponent(document), encoding: .utf8)
+        contentsOf: BuiltCommand.packageRoot.appendingPathComponent(document), encoding: .utf8)
       let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
       guard let index = lines.firstIndex(where: { $0 == marker }) else { continue }
       var body: [Substring] = []
@@ -45,9 +45,9 @@ import Testing
       .replacing(#/time="[0-9.]+"/#, with: #"time="TIME""#)
   }
 
-  static func run(_ arguments: [String], in directory: URL) async throws -> PoolFixture.Run {
-    try await PoolFixture.run(
-      arguments, executable: PoolFixture.productsDirectory.appendingPathComponent("reducer-spec"),
+  static func run(_ arguments: [String], in directory: URL) async throws -> BuiltCommand.Run {
+    try await BuiltCommand.run(
+      arguments, executable: BuiltCommand.productsDirectory.appendingPathComponent("reducer-spec"),
       directory: directory)
   }
 
@@ -61,7 +61,7 @@ import Testing
   /// "`reducer-spec check`" in `docs/authoring.md`: a draft with a misspelt action and key.
   @Test func theCheckOfADraft() async throws {
     let run = try await Self.run(
-      ["check", "drafts"], in: PoolFixture.packageRoot.appendingPathComponent("Tests/Fixtures/check"))
+      ["check", "drafts"], in: BuiltCommand.packageRoot.appendingPathComponent("Tests/Fixtures/check"))
     let block = try Self.block("check")
     #expect(run.status == 1)
     #expect(run.stdout == block.text, "\(block.place): the command printed\n\(run.stdout)")

@@ -21,14 +21,14 @@ import Testing
     try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
     let original = try String(
-      contentsOf: PoolFixture.packageRoot.appendingPathComponent("specs/\(mutation.file)"), encoding: .utf8)
+      contentsOf: BuiltCommand.packageRoot.appendingPathComponent("specs/\(mutation.file)"), encoding: .utf8)
     var lines = original.components(separatedBy: "\n")
     #expect(lines[mutation.line - 1].contains(mutation.from), "the spec changed: update the mutation")
     lines[mutation.line - 1] = lines[mutation.line - 1].replacingOccurrences(of: mutation.from, with: mutation.to)
     try lines.joined(separator: "\n").write(to: specs.appendingPathComponent(mutation.file), atomically: true, encoding: .utf8)
 
-    let run = try await PoolFixture.run(
-      ["specs/\(mutation.file)"], executable: PoolFixture.productsDirectory.appendingPathComponent("reducer-spec"),
+    let run = try await BuiltCommand.run(
+      ["specs/\(mutation.file)"], executable: BuiltCommand.productsDirectory.appendingPathComponent("reducer-spec"),
       directory: root)
     #expect(run.status == 1)
     // The step is the `send:` on the line before its `state:`, at column 9.

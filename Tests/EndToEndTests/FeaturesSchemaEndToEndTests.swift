@@ -7,8 +7,8 @@ import Testing
   static var examples: URL { ReducerSpecEndToEndTests.examples }
   static var fixtures: URL { ReducerSpecEndToEndTests.fixtures }
 
-  static func run(_ arguments: [String], executable: URL = examples) async throws -> PoolFixture.Run {
-    try await PoolFixture.run(arguments, executable: executable)
+  static func run(_ arguments: [String], executable: URL = examples) async throws -> BuiltCommand.Run {
+    try await BuiltCommand.run(arguments, executable: executable)
   }
 
   static func temporaryPath(_ name: String) -> String {
@@ -407,13 +407,13 @@ import Testing
   func everyExampleSpecValidatesAndBrokenSpecsDoNot() async throws {
     let schema = try await Self.run(["schema"])
     #expect(schema.status == 0)
-    let specs = try FileManager.default.contentsOfDirectory(atPath: PoolFixture.packageRoot.appendingPathComponent("specs").path)
+    let specs = try FileManager.default.contentsOfDirectory(atPath: BuiltCommand.packageRoot.appendingPathComponent("specs").path)
       .filter { $0.hasSuffix(".yaml") }.sorted()
     #expect(specs.count == 5)
     var instances: [(name: String, json: String)] = []
     for spec in specs {
       instances.append(
-        (spec, try SchemaValidation.json(ofYAMLFile: PoolFixture.packageRoot.appendingPathComponent("specs/\(spec)").path)))
+        (spec, try SchemaValidation.json(ofYAMLFile: BuiltCommand.packageRoot.appendingPathComponent("specs/\(spec)").path)))
     }
     for invalid in Self.invalidSpecs {
       instances.append((invalid.name, try SchemaValidation.json(ofYAML: invalid.yaml)))
@@ -434,9 +434,9 @@ import Testing
   func theSchemaOfOneFeatureRejectsTheOthers() async throws {
     let schema = try await Self.run(["schema", "Counter"])
     let counter = try SchemaValidation.json(
-      ofYAMLFile: PoolFixture.packageRoot.appendingPathComponent("specs/counter.yaml").path)
+      ofYAMLFile: BuiltCommand.packageRoot.appendingPathComponent("specs/counter.yaml").path)
     let search = try SchemaValidation.json(
-      ofYAMLFile: PoolFixture.packageRoot.appendingPathComponent("specs/repository-search.yaml").path)
+      ofYAMLFile: BuiltCommand.packageRoot.appendingPathComponent("specs/repository-search.yaml").path)
     let results = try SchemaValidation.validate(schema: schema.stdout, instances: [("counter", counter), ("search", search)])
     #expect(results["counter"] == "valid")
     // Errors come sorted by path: its stubs are not Counter's, nor is its feature.
@@ -451,7 +451,7 @@ import Testing
       "python3 with jsonschema is not installed (Debian: python3-jsonschema), so the schema was NOT validated"))
   func theFixtureSpecsThatParseValidate() async throws {
     let schema = try await Self.run(["schema"], executable: Self.fixtures)
-    let directory = PoolFixture.packageRoot.appendingPathComponent("Tests/Fixtures/specs").path
+    let directory = BuiltCommand.packageRoot.appendingPathComponent("Tests/Fixtures/specs").path
     let specs = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
     let instances = try specs.map { ($0, try SchemaValidation.json(ofYAMLFile: directory + "/" + $0)) }
     let results = try SchemaValidation.validate(schema: schema.stdout, instances: instances)

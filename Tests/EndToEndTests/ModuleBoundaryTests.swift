@@ -5,7 +5,7 @@ import Testing
 /// import what Package.swift lets it depend on. These tests keep the rest: what each
 /// module's own sources import, and what the library must not do.
 @Suite struct ModuleBoundaryTests {
-  static let sources = PoolFixture.packageRoot.appendingPathComponent("Sources")
+  static let sources = BuiltCommand.packageRoot.appendingPathComponent("Sources")
 
   /// The modules each module's sources may import.
   static let allowedImports: [String: Set<String>] = [

@@ -12,7 +12,7 @@ import Testing
     let specs = root.appendingPathComponent("specs")
     try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
     for file in files {
-      let source = PoolFixture.packageRoot.appendingPathComponent(file)
+      let source = BuiltCommand.packageRoot.appendingPathComponent(file)
       try FileManager.default.copyItem(at: source, to: specs.appendingPathComponent(source.lastPathComponent))
     }
     return root
@@ -58,7 +58,7 @@ import Testing
   @Test func wrongExpectationsBecomeAPassingSpecWithItsComments() async throws {
     let root = try Self.copies(["Tests/Fixtures/record/wrong.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }
-    let run = try await PoolFixture.run(["record", "specs/wrong.yaml"], executable: Self.fixtures, directory: root)
+    let run = try await BuiltCommand.run(["record", "specs/wrong.yaml"], executable: Self.fixtures, directory: root)
     #expect(run.status == 0)
     #expect(run.stderr == "")
     #expect(run.stdout == Self.wrongDiff + "Recorded 3 scenarios in 1 file; 1 file changed.\n")
@@ -99,12 +99,12 @@ import Testing
                 state: { count: -1 }
 
         """)
-    let check = try await PoolFixture.run(["specs/wrong.yaml"], executable: Self.fixtures, directory: root)
+    let check = try await BuiltCommand.run(["specs/wrong.yaml"], executable: Self.fixtures, directory: root)
     #expect(check.status == 0)
     #expect(check.stdout.hasSuffix("3 passed, 0 failed, 0 skipped\n"), "\(check.stdout)")
 
     // Recording the recorded spec again changes nothing.
-    let again = try await PoolFixture.run(["record", "specs/wrong.yaml"], executable: Self.fixtures, directory: root)
+    let again = try await BuiltCommand.run(["record", "specs/wrong.yaml"], executable: Self.fixtures, directory: root)
     #expect(again.status == 0)
     #expect(again.stdout == "Recorded 3 scenarios in 1 file; no changes.\n")
   }
@@ -113,7 +113,7 @@ import Testing
     let root = try Self.copies(["Tests/Fixtures/specs/passing.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }
     let before = try Data(contentsOf: root.appendingPathComponent("specs/passing.yaml"))
-    let run = try await PoolFixture.run(["record", "specs"], executable: Self.fixtures, directory: root)
+    let run = try await BuiltCommand.run(["record", "specs"], executable: Self.fixtures, directory: root)
     #expect(run.status == 0)
     #expect(run.stderr == "")
     #expect(run.stdout == "Recorded 4 scenarios in 1 file; no changes.\n")
@@ -124,7 +124,7 @@ import Testing
     let root = try Self.copies(["Tests/Fixtures/record/wrong.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }
     let before = try Self.text(root, "specs/wrong.yaml")
-    let run = try await PoolFixture.run(
+    let run = try await BuiltCommand.run(
       ["record", "specs/wrong.yaml"], environment: ["CI": "true"], executable: Self.fixtures, directory: root)
     #expect(run.status == 1)
     #expect(
@@ -133,7 +133,7 @@ import Testing
     #expect(try Self.text(root, "specs/wrong.yaml") == before)
 
     // `CI=false` is not CI.
-    let local = try await PoolFixture.run(
+    let local = try await BuiltCommand.run(
       ["record", "specs/wrong.yaml"], environment: ["CI": "false"], executable: Self.fixtures, directory: root)
     #expect(local.status == 0)
     #expect(try Self.text(root, "specs/wrong.yaml") != before)
@@ -142,7 +142,7 @@ import Testing
   @Test func theFilterChoosesTheScenarios() async throws {
     let root = try Self.copies(["Tests/Fixtures/record/wrong.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }
-    let run = try await PoolFixture.run(
+    let run = try await BuiltCommand.run(
       ["record", "specs", "--filter", "wrong.yaml › Counting"], executable: Self.fixtures, directory: root)
     #expect(run.status == 0)
     #expect(run.stdout.hasSuffix("Recorded 1 scenario in 1 file; 1 file changed.\n"))
@@ -158,7 +158,7 @@ import Testing
     let root = try Self.copies(["Tests/Fixtures/specs/misbehaving.yaml", "Tests/Fixtures/record/wrong.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }
     let before = try Self.text(root, "specs/misbehaving.yaml")
-    let run = try await PoolFixture.run(["record", "specs"], executable: Self.fixtures, directory: root)
+    let run = try await BuiltCommand.run(["record", "specs"], executable: Self.fixtures, directory: root)
     #expect(run.status == 1)
     // The crash as a run reports it, after all that the worker wrote to standard error (its
     // stack trace too), which goes there as a run's does.
@@ -187,7 +187,7 @@ import Testing
     let root = try Self.copies(["Tests/Fixtures/specs/forever.yaml", "Tests/Fixtures/record/wrong.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }
     let before = try Self.text(root, "specs/forever.yaml")
-    let run = try await PoolFixture.run(
+    let run = try await BuiltCommand.run(
       ["record", "--timeout", "1s", "specs"], executable: Self.fixtures, directory: root)
     #expect(run.status == 1)
     #expect(
@@ -203,7 +203,7 @@ import Testing
     #expect(run.duration < 8)
 
     // The scenarios that end are recorded.
-    let filtered = try await PoolFixture.run(
+    let filtered = try await BuiltCommand.run(
       ["record", "--timeout", "1s", "specs/forever.yaml", "--filter", "A timer"], executable: Self.fixtures,
       directory: root)
     #expect(filtered.stderr == "")
@@ -215,7 +215,7 @@ import Testing
     let root = try Self.copies(["Tests/Fixtures/invalid/unknown-key.yaml", "Tests/Fixtures/specs/passing.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }
     let before = try Self.text(root, "specs/unknown-key.yaml")
-    let run = try await PoolFixture.run(["record", "specs"], executable: Self.fixtures, directory: root)
+    let run = try await BuiltCommand.run(["record", "specs"], executable: Self.fixtures, directory: root)
     #expect(run.status == 1)
     #expect(run.stderr == "specs/unknown-key.yaml:6:9: error: unknown key `stat` in a step; did you mean `state`?\n")
     #expect(run.stdout == "Recorded 4 scenarios in 1 file; no changes. 1 file with errors was left as it is.\n")
@@ -224,7 +224,7 @@ import Testing
 
   /// `--timeout` and `--color` are the same options as a run's.
   @Test func helpDocumentsTheTimeout() async throws {
-    let run = try await PoolFixture.run(["record", "--help"], executable: Self.fixtures)
+    let run = try await BuiltCommand.run(["record", "--help"], executable: Self.fixtures)
     #expect(run.status == 0)
     #expect(
       run.stdout.contains(
@@ -239,7 +239,7 @@ import Testing
   @Test func usageErrors() async throws {
     let root = try Self.copies([])
     defer { try? FileManager.default.removeItem(at: root) }
-    let run = try await PoolFixture.run(["record", "nope.yaml"], executable: Self.fixtures, directory: root)
+    let run = try await BuiltCommand.run(["record", "nope.yaml"], executable: Self.fixtures, directory: root)
     #expect(run.status == 64)
     #expect(
       run.stderr == """
@@ -250,7 +250,7 @@ import Testing
         """)
 
     for timeout in ["0", "5x", "-1s"] {
-      let bad = try await PoolFixture.run(["record", "--timeout=\(timeout)"], executable: Self.fixtures, directory: root)
+      let bad = try await BuiltCommand.run(["record", "--timeout=\(timeout)"], executable: Self.fixtures, directory: root)
       #expect(bad.status == 64)
       #expect(
         bad.stderr == """

@@ -8,16 +8,16 @@ import Testing
 /// Diffs are swift-custom-dump's, whose unchanged lines start with a figure space (U+2007):
 /// the tests write it `·`.
 @Suite(.serialized) struct ReducerSpecEndToEndTests {
-  static var fixtures: URL { PoolFixture.productsDirectory.appendingPathComponent("reducer-spec-fixtures") }
-  static var examples: URL { PoolFixture.productsDirectory.appendingPathComponent("reducer-spec") }
+  static var fixtures: URL { BuiltCommand.productsDirectory.appendingPathComponent("reducer-spec-fixtures") }
+  static var examples: URL { BuiltCommand.productsDirectory.appendingPathComponent("reducer-spec") }
   static let trapSignal = WorkerPoolEndToEndTests.trapSignal
 
-  static func run(_ arguments: [String], executable: URL = fixtures) async throws -> PoolFixture.Run {
-    try await PoolFixture.run(arguments, executable: executable)
+  static func run(_ arguments: [String], executable: URL = fixtures) async throws -> BuiltCommand.Run {
+    try await BuiltCommand.run(arguments, executable: executable)
   }
 
   static func readable(_ text: String) -> String {
-    PoolFixture.normalized(text).replacingOccurrences(of: "\u{2007}", with: "·")
+    BuiltCommand.normalized(text).replacingOccurrences(of: "\u{2007}", with: "·")
   }
 
   @Test func passingFailingTrappingAndHangingSpecs() async throws {

@@ -15,7 +15,7 @@ import Testing
   }()
 
   @Test func runsEveryScenarioAndReportsInRunOrder() async throws {
-    let run = try await PoolFixture.run(["--jobs", "1", "Tests/Fixtures/pool/basic"])
+    let run = try await BuiltCommand.run(["--jobs", "1", "Tests/Fixtures/pool/basic"])
     #expect(run.status == 1)
     #expect(
       run.output == """
@@ -48,16 +48,16 @@ import Testing
 
   @Test func theOrderIsTheSameWhateverTheNumberOfJobs() async throws {
     let paths = ["Tests/Fixtures/pool/basic", "Tests/Fixtures/pool/crash", "Tests/Fixtures/pool/broken"]
-    let one = try await PoolFixture.run(["--jobs", "1"] + paths)
-    let three = try await PoolFixture.run(["--jobs", "3"] + paths)
+    let one = try await BuiltCommand.run(["--jobs", "1"] + paths)
+    let three = try await BuiltCommand.run(["--jobs", "3"] + paths)
     #expect(one.status == 1 && three.status == 1)
     #expect(one.output == three.output)
-    #expect(PoolFixture.normalized(one.stderr) == PoolFixture.normalized(three.stderr))
+    #expect(BuiltCommand.normalized(one.stderr) == BuiltCommand.normalized(three.stderr))
     #expect(one.output.hasSuffix("9 passed, 3 failed, 1 skipped\n"))
   }
 
   @Test func aTrapFailsOnlyItsScenario() async throws {
-    let run = try await PoolFixture.run(["--jobs", "2", "Tests/Fixtures/pool/crash"])
+    let run = try await BuiltCommand.run(["--jobs", "2", "Tests/Fixtures/pool/crash"])
     #expect(run.status == 1)
     #expect(
       run.output == """
@@ -86,7 +86,7 @@ import Testing
   }
 
   @Test func aScenarioPastItsTimeoutIsKilledAndNamesItsStep() async throws {
-    let run = try await PoolFixture.run(["--timeout", "1s", "Tests/Fixtures/pool/hang"])
+    let run = try await BuiltCommand.run(["--timeout", "1s", "Tests/Fixtures/pool/hang"])
     #expect(run.status == 1)
     #expect(
       run.output == """
@@ -105,7 +105,7 @@ import Testing
   }
 
   @Test func aFileThatCannotBeReadIsReportedWhereItStands() async throws {
-    let run = try await PoolFixture.run(["Tests/Fixtures/pool/broken"])
+    let run = try await BuiltCommand.run(["Tests/Fixtures/pool/broken"])
     #expect(run.status == 1)
     #expect(
       run.output == """
@@ -124,7 +124,7 @@ import Testing
   }
 
   @Test func listPrintsTheSelectionAndRunsNothing() async throws {
-    let run = try await PoolFixture.run(["--list", "Tests/Fixtures/pool/basic", "Tests/Fixtures/pool/hang"])
+    let run = try await BuiltCommand.run(["--list", "Tests/Fixtures/pool/basic", "Tests/Fixtures/pool/hang"])
     #expect(run.status == 0)
     #expect(
       run.stdout == """
@@ -142,23 +142,23 @@ import Testing
         """)
     #expect(run.stderr == "")
 
-    let selected = try await PoolFixture.run(["--list", "--tag", "smoke", "--tag", "!slow", "--filter", "pass", "Tests/Fixtures/pool/basic"])
+    let selected = try await BuiltCommand.run(["--list", "--tag", "smoke", "--tag", "!slow", "--filter", "pass", "Tests/Fixtures/pool/basic"])
     #expect(selected.stdout == "Tests/Fixtures/pool/basic/a.yaml › passes\n")
 
-    let broken = try await PoolFixture.run(["--list", "Tests/Fixtures/pool/broken"])
+    let broken = try await BuiltCommand.run(["--list", "Tests/Fixtures/pool/broken"])
     #expect(broken.status == 1)
     #expect(broken.stdout == "Tests/Fixtures/pool/broken/b-fine.yaml › passes\n")
     #expect(broken.stderr == "Tests/Fixtures/pool/broken/a-broken.yaml:2:1: error: this file cannot be read\n")
   }
 
   @Test func shardsSplitTheRunAndAnEmptyShardPasses() async throws {
-    let all = try await PoolFixture.run(["--list", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
-    let first = try await PoolFixture.run(["--list", "--shard", "1/2", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
-    let second = try await PoolFixture.run(["--list", "--shard", "2/2", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
+    let all = try await BuiltCommand.run(["--list", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
+    let first = try await BuiltCommand.run(["--list", "--shard", "1/2", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
+    let second = try await BuiltCommand.run(["--list", "--shard", "2/2", "Tests/Fixtures/pool/basic"]).stdout.split(separator: "\n")
     #expect(first == [all[0], all[2], all[4], all[6]])
     #expect(second == [all[1], all[3], all[5]])
 
-    let run = try await PoolFixture.run(["--shard", "2/2", "Tests/Fixtures/pool/basic"])
+    let run = try await BuiltCommand.run(["--shard", "2/2", "Tests/Fixtures/pool/basic"])
     #expect(
       run.output == """
         Tests/Fixtures/pool/basic/a.yaml
@@ -173,13 +173,13 @@ import Testing
 
         """)
 
-    let empty = try await PoolFixture.run(["--shard", "3/3", "Tests/Fixtures/pool/broken/b-fine.yaml"])
+    let empty = try await BuiltCommand.run(["--shard", "3/3", "Tests/Fixtures/pool/broken/b-fine.yaml"])
     #expect(empty.status == 0)
     #expect(empty.stdout == "0 passed, 0 failed, 0 skipped\n")
 
     // A broken file is reported by the first shard only.
-    #expect(try await PoolFixture.run(["--shard", "1/2", "Tests/Fixtures/pool/broken"]).status == 1)
-    let later = try await PoolFixture.run(["--shard", "2/2", "Tests/Fixtures/pool/broken"])
+    #expect(try await BuiltCommand.run(["--shard", "1/2", "Tests/Fixtures/pool/broken"]).status == 1)
+    let later = try await BuiltCommand.run(["--shard", "2/2", "Tests/Fixtures/pool/broken"])
     #expect(later.status == 0)
     #expect(later.stdout == "0 passed, 0 failed, 0 skipped\n")
   }
@@ -187,7 +187,7 @@ import Testing
   @Test func bazelsTestProtocol() async throws {
     let statusFile = FileManager.default.temporaryDirectory.appendingPathComponent("shard-status-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: statusFile) }
-    let run = try await PoolFixture.run(
+    let run = try await BuiltCommand.run(
       ["Tests/Fixtures/pool/basic"],
       environment: [
         "TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "0", "TEST_SHARD_STATUS_FILE": statusFile,
@@ -205,13 +205,13 @@ import Testing
         """)
     #expect(FileManager.default.fileExists(atPath: statusFile))
 
-    let bad = try await PoolFixture.run(["Tests/Fixtures/pool/basic"], environment: ["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "5"])
+    let bad = try await BuiltCommand.run(["Tests/Fixtures/pool/basic"], environment: ["TEST_TOTAL_SHARDS": "2", "TEST_SHARD_INDEX": "5"])
     #expect(bad.status == 64)
     #expect(bad.stderr.hasPrefix("Error: TEST_SHARD_INDEX must be between 0 and 1 when TEST_TOTAL_SHARDS is 2; got '5'\n"))
   }
 
   @Test func failFastStopsDispatchingAfterTheFirstFailure() async throws {
-    let run = try await PoolFixture.run(["--jobs", "1", "--fail-fast", "Tests/Fixtures/pool/failfast"])
+    let run = try await BuiltCommand.run(["--jobs", "1", "--fail-fast", "Tests/Fixtures/pool/failfast"])
     #expect(run.status == 1)
     #expect(
       run.output == """
@@ -227,7 +227,7 @@ import Testing
     #expect(run.stderr == "reducer-spec: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run\n")
 
     // Stopped before the workers read every file: the line says how many were not read.
-    let early = try await PoolFixture.run(
+    let early = try await BuiltCommand.run(
       ["--jobs", "1", "--fail-fast", "Tests/Fixtures/pool/failfast", "Tests/Fixtures/pool/basic", "Tests/Fixtures/pool/broken"])
     #expect(early.status == 1)
     // (One at a time with --fail-fast, a worker has the rest of its file to run, so it is
@@ -237,17 +237,17 @@ import Testing
         == "reducer-spec: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run, and 4 of 5 files were not read\n")
 
     // A run that fails at its last scenario stopped nothing.
-    let last = try await PoolFixture.run(["--fail-fast", "Tests/Fixtures/pool/basic/a.yaml", "--filter", "fails"])
+    let last = try await BuiltCommand.run(["--fail-fast", "Tests/Fixtures/pool/basic/a.yaml", "--filter", "fails"])
     #expect(last.status == 1)
     #expect(!last.stdout.contains("interrupted"))
     #expect(last.stderr == "")
   }
 
   @Test func ctrlCWritesTheReportsWithWhatFinishedAndExits130() async throws {
-    try await PoolFixture.onThread {
+    try await BuiltCommand.onThread {
       let junit = FileManager.default.temporaryDirectory.appendingPathComponent("interrupted-\(UUID().uuidString).xml").path
       defer { try? FileManager.default.removeItem(atPath: junit) }
-      let process = PoolFixture.process(
+      let process = BuiltCommand.process(
         ["--jobs", "1", "--timeout", "60s", "--junit", junit, "Tests/Fixtures/pool/interrupt"])
       let stdout = Pipe()
       let stderr = Pipe()
@@ -263,9 +263,9 @@ import Testing
       #if os(Linux)
         // Its one worker ignores SIGINT: a Ctrl-C that reaches the whole process group is
         // handled by the command alone.
-        let workers = PoolFixture.children(of: process.processIdentifier)
+        let workers = BuiltCommand.children(of: process.processIdentifier)
         #expect(workers.count == 1)
-        for worker in workers { #expect(PoolFixture.ignoredSignals(of: worker).contains(SIGINT)) }
+        for worker in workers { #expect(BuiltCommand.ignoredSignals(of: worker).contains(SIGINT)) }
       #endif
       process.interrupt()
       process.waitUntilExit()
@@ -281,7 +281,7 @@ import Testing
       #expect(process.terminationStatus == 130)
       #expect(Date().timeIntervalSince(started) < 30)
       #expect(
-        PoolFixture.normalized(output.text) == """
+        BuiltCommand.normalized(output.text) == """
           Tests/Fixtures/pool/interrupt/interrupt.yaml
             ✓ passes one (TIME)
             ✓ passes two (TIME)
@@ -299,7 +299,7 @@ import Testing
   }
 
   @Test func eachWorkerLoadsAFileOnce() async throws {
-    let run = try await PoolFixture.run(["--jobs", "1", "Tests/Fixtures/pool/basic"], environment: ["POOL_FIXTURE_LOG_LOADS": "1"])
+    let run = try await BuiltCommand.run(["--jobs", "1", "Tests/Fixtures/pool/basic"], environment: ["POOL_FIXTURE_LOG_LOADS": "1"])
     let loads = run.stderr.split(separator: "\n").filter { $0.hasPrefix("loading ") }
     // Only in the worker: the command reads no spec file when it runs them.
     #expect(loads == ["loading Tests/Fixtures/pool/basic/a.yaml", "loading Tests/Fixtures/pool/basic/b.yml"])
@@ -309,7 +309,7 @@ import Testing
 
   @Test func aTrapWhileReadingAFileFailsOnlyThatFile() async throws {
     for jobs in ["1", "2"] {
-      let run = try await PoolFixture.run(["--jobs", jobs, "Tests/Fixtures/pool/load-trap"])
+      let run = try await BuiltCommand.run(["--jobs", jobs, "Tests/Fixtures/pool/load-trap"])
       #expect(run.status == 1)
       #expect(
         run.output == """
@@ -331,7 +331,7 @@ import Testing
   }
 
   @Test func usageErrorsExit64WithTheUsage() async throws {
-    let unknown = try await PoolFixture.run(["--frobnicate", "Tests/Fixtures/pool/basic"])
+    let unknown = try await BuiltCommand.run(["--frobnicate", "Tests/Fixtures/pool/basic"])
     #expect(unknown.status == 64)
     #expect(unknown.stdout == "")
     #expect(
@@ -342,15 +342,15 @@ import Testing
 
         """)
 
-    let missing = try await PoolFixture.run(["Tests/Fixtures/pool/nope"])
+    let missing = try await BuiltCommand.run(["Tests/Fixtures/pool/nope"])
     #expect(missing.status == 64)
     #expect(missing.stderr.hasPrefix("Error: no such file or directory: 'Tests/Fixtures/pool/nope'\nUsage: "))
 
-    let shard = try await PoolFixture.run(["--shard", "4/3", "Tests/Fixtures/pool/basic"])
+    let shard = try await BuiltCommand.run(["--shard", "4/3", "Tests/Fixtures/pool/basic"])
     #expect(shard.status == 64)
     #expect(shard.stderr.hasPrefix("Error: --shard 4/3: K must be between 1 and 3 (shards are counted from 1)\n"))
 
-    let version = try await PoolFixture.run(["--version"])
+    let version = try await BuiltCommand.run(["--version"])
     #expect(version.status == 0)
     #expect(version.stdout == "0.1.0\n")
   }

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Runs the built `reducer-spec-pool-fixture` (the command with a fake engine; see
-/// Tests/PoolFixture/main.swift) from the package's root, so that paths print as
-/// `Tests/Fixtures/pool/…`.
-enum PoolFixture {
+/// Runs the executables that every end-to-end test drives, as built for the tests:
+/// `reducer-spec` (the example features), `reducer-spec-fixtures` (the features of
+/// Tests/SpecFixtures) and, by default, `reducer-spec-pool-fixture` (the command with an
+/// engine that fails, traps and hangs on purpose; see Tests/PoolFixture/main.swift), from
+/// the package's root, so that paths print as `Tests/Fixtures/pool/…`.
+enum BuiltCommand {
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -141,7 +143,7 @@ final class Collected: @unchecked Sendable {
 /// Validates JUnit files against the repository's copy of the schema with `xmllint`
 /// (Debian's libxml2-utils, which the README's set-up and `.ci/run` install).
 enum JUnitSchema {
-  static let schema = PoolFixture.packageRoot.appendingPathComponent("Tests/Fixtures/junit-10-file-line.xsd").path
+  static let schema = BuiltCommand.packageRoot.appendingPathComponent("Tests/Fixtures/junit-10-file-line.xsd").path
 
   struct Invalid: Error, CustomStringConvertible {
     var description: String
