@@ -31,7 +31,7 @@ import Testing
     let result = ScenarioResult(
       id: ScenarioID(file: "a.yaml", scenario: 0), name: "two\nlines", location: FileLocation(file: "a.yaml", line: 3, column: 5),
       tags: [], outcome: .failed, duration: 0.25,
-      failures: [StepFailure(location: FileLocation(file: "a.yaml", line: 4, column: 9), message: "A state change does not match expectation: …\n\n  − a\n  + b")])
+      failures: [StepFailure(location: FileLocation(file: "a.yaml", line: 4, column: 9), message: "A state change does not match expectation.\n\n  − a\n  + b")])
     let line = encoder.encode(WorkerMessage.result(result))
     #expect(line.filter { $0 == UInt8(ascii: "\n") }.count == 1)
     #expect(try JSONDecoder().decode(WorkerMessage.self, from: Data(line)) == .result(result))

@@ -33,7 +33,7 @@ import Testing
     #expect(
       failures(run.results.dropFirst().first, in: run.file) == [
         """
-        spec.yaml:17:9: An effect returned for this action is still running. It must complete before the end of the test. …
+        spec.yaml:17:9: An effect returned for this action is still running. It must complete before the end of the test.
 
           Action:
             Tally.Action.search("x")
