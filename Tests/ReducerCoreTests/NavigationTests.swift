@@ -358,7 +358,24 @@ import Testing
     let state = ContactDetail.State(contact: Contact(id: UUID(0), name: "Blob"), alert: .deleteContact)
     var diffText = diff(state, ContactDetail.State(contact: state.contact)) ?? ""
     diffText = diffText.replacingOccurrences(of: "\u{2007}", with: " ")
-    #expect(diffText.contains("alert"))
+    // A @Presents field dumps under its storage's name, `_alert`, as TCA's macro-made storage does.
+    #expect(diffText.contains("-   _alert: AlertState(\n-     title: \"Are you sure?\","))
+    #expect(diffText.contains("+   _alert: nil"))
+    var stateText = ""
+    let contact = Contact(id: UUID(0), name: "Blob")
+    withDependencies { $0.stackElementID = .incrementing } operation: {
+      customDump(Contacts.State(path: [ContactDetail.State(contact: contact)]), to: &stateText, maxDepth: 2)
+    }
+    #expect(
+      stateText == """
+        Contacts.State(
+          contacts: [],
+          _destination: nil,
+          path: [
+            #0: ContactDetail.State(…)
+          ]
+        )
+        """)
   }
 }
 
