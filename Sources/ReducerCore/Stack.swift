@@ -415,7 +415,7 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
             ID:
               \(id.debugDescription)
             Path IDs:
-              \(state[keyPath: toStackState].ids.map(\.debugDescription))
+              \(describeIDs(state[keyPath: toStackState].ids))
           """,
           fileID: fileID, filePath: filePath, line: line, column: column)
       }
@@ -430,7 +430,7 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
             ID:
               \(id.debugDescription)
             Path IDs:
-              \(state[keyPath: toStackState].ids.map(\.debugDescription))
+              \(describeIDs(state[keyPath: toStackState].ids))
           """,
           fileID: fileID, filePath: filePath, line: line, column: column)
         baseEffects = base.reduce(into: &state, action: action)
@@ -473,4 +473,9 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     }
     return .merge(destinationEffects, baseEffects, cancelEffects)
   }
+}
+
+/// `[#0, #1]`, as TCA lists a path's ids.
+private func describeIDs(_ ids: [StackElementID]) -> String {
+  "[\(ids.map(\.debugDescription).joined(separator: ", "))]"
 }

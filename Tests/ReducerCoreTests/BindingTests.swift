@@ -41,6 +41,37 @@ import Testing
     }
   }
 
+  @Test func aBindingActionSetsExactlyOneField() {
+    do {
+      _ = try JSONDecoder().decode(
+        BindingAction<Todo.State>.self, from: Data(#"{"isComplete":true,"description":"x"}"#.utf8))
+      Issue.record("decoded two fields")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(
+        context.debugDescription
+          == "A binding action of State sets one field: { FIELD: VALUE }, FIELD one of description, isComplete; found 2 fields."
+      )
+    } catch {
+      Issue.record("unexpected error: \(error)")
+    }
+  }
+
+  @Test func aFieldThatIsNotListedDoesNotEncode() {
+    struct Form: Equatable, BindableStateFields {
+      var name = ""
+      var secret = 0
+      static let bindableFields: [BindableField<Self>] = [.field("name", \.name)]
+    }
+    do {
+      _ = try JSONEncoder().encode(BindingAction<Form>.set(\.secret, 1))
+      Issue.record("encoded a field that is not listed")
+    } catch EncodingError.invalidValue(_, let context) {
+      #expect(context.debugDescription.hasSuffix(#"is not a bindable field of Form: add it to "bindableFields" to encode its binding actions."#))
+    } catch {
+      Issue.record("unexpected error: \(error)")
+    }
+  }
+
   @Test func aValueOfTheWrongTypeIsAnError() {
     #expect(throws: DecodingError.self) {
       try JSONDecoder().decode(BindingAction<Todo.State>.self, from: Data(#"{"isComplete":"yes"}"#.utf8))
