@@ -130,15 +130,15 @@ extension Effect {
     dismissAction: @escaping @Sendable () -> ParentAction
   ) -> Effect<ParentAction> {
     if case .none = operation { return .none }
-    let key = token.key
     return
       self
       .scopingCancellation(to: AnyHashableSendable(navigationID))
       .map(
         embed,
         aroundRun: { send, operation in
+          // The closures hold the token, so that its key stays unique while they live.
           var senders = DismissSenders.current
-          senders[key] = { send(dismissAction()) }
+          senders[token.key] = { send(dismissAction()) }
           await DismissSenders.$current.withValue(senders) { await operation() }
         }
       )
@@ -150,9 +150,8 @@ extension Effect {
 func reduceWithDismiss<R: Reducer>(
   _ reducer: R, into state: inout R.State, action: R.Action, token: DismissToken
 ) -> Effect<R.Action> {
-  let key = token.key
-  return withDependencies {
-    $0.dismiss = DismissEffect { DismissSenders.current[key]?() }
+  withDependencies {
+    $0.dismiss = DismissEffect { DismissSenders.current[token.key]?() }
   } operation: {
     reducer.reduce(into: &state, action: action)
   }

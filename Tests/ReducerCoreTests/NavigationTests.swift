@@ -124,6 +124,17 @@ import Testing
     await store.receive(\.destination.dismiss) { $0.destination = nil }
   }
 
+  @Test func aLiveStoreDismissesToo() async {
+    let store = Store(initialState: Contacts.State()) { Contacts() } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    store.send(.addButtonTapped)
+    #expect(store.state.destination != nil)
+    await store.send(.destination(.presented(.addContact(.cancelButtonTapped)))).finish()
+    #expect(store.state.destination == nil)
+    #expect(store.effectCount == 0)
+  }
+
   @Test func dismissingTheSheetCancelsItsEffects() async {
     let issues = await collectIssues {
       let store = TestStore(initialState: Contacts.State()) { Contacts() } withDependencies: {
