@@ -268,7 +268,7 @@ public final class TestStore<State: Equatable, Action> {
       matching: { $0 == expected },
       unexpected: { actual in
         """
-        Received unexpected action: …
+        Received unexpected action:
 
         \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
 
@@ -297,7 +297,7 @@ public final class TestStore<State: Equatable, Action> {
       matching: { $0[case: casePath] == value },
       unexpected: { actual in
         """
-        Received unexpected action: …
+        Received unexpected action:
 
         \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
 
@@ -374,7 +374,7 @@ public final class TestStore<State: Equatable, Action> {
       matching: isMatching,
       unexpected: { actual in
         """
-        Received unexpected action: …
+        Received unexpected action:
 
             \(describeAction(actual).indent(by: 4).dropFirst(4))
 

@@ -106,7 +106,7 @@ import Testing
       await store.receive(\.loaded, 41) { $0 = 42 }
     }
     #expect(issues.map(\.line) == [line])
-    #expect(issues.first?.message.hasPrefix("Received unexpected action: …\n\n") == true)
+    #expect(issues.first?.message.hasPrefix("Received unexpected action:\n\n") == true)
     #expect(issues.first?.message.hasSuffix("\n\n(Expected: −, Received: +)") == true)
   }
 

@@ -236,7 +236,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            Received unexpected action: …
+            Received unexpected action:
 
                 − PingPong.Action.ping
                 + PingPong.Action.pong
@@ -258,7 +258,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            Received unexpected action: …
+            Received unexpected action:
 
                 PingPong.Action.pong
 
@@ -279,7 +279,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            Received unexpected action: …
+            Received unexpected action:
 
                 PingPong.Action.pong
 

@@ -177,7 +177,7 @@ extension SpecRuntimeTests {
     #expect(
       failures(run.results.first, in: run.file) == [
         """
-        spec.yaml:10:9: Received unexpected action: …
+        spec.yaml:10:9: Received unexpected action:
 
             Tally.Action.response(
               .success([])
