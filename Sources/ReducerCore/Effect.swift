@@ -175,6 +175,16 @@ public struct Effect<Action>: Sendable {
 
   /// The same effect, sending transformed actions.
   public func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    map(transform, aroundRun: nil)
+  }
+
+  /// The same effect, sending transformed actions; the operation of every `.run` runs inside
+  /// `aroundRun`, which gets the transformed `send` (navigation uses it to let `dismiss` send
+  /// the parent's dismissal action from the child's effects).
+  func map<T>(
+    _ transform: @escaping @Sendable (Action) -> T,
+    aroundRun: (@Sendable (_ send: Send<T>, _ operation: @Sendable () async -> Void) async -> Void)?
+  ) -> Effect<T> {
     switch operation {
     case .none:
       return .none
@@ -183,16 +193,41 @@ public struct Effect<Action>: Sendable {
     case .run(let priority, let body):
       return Effect<T>(
         .run(priority) { send in
-          await body(Send<Action> { action in send(transform(action)) })
+          if let aroundRun {
+            await aroundRun(send) { await body(Send<Action> { action in send(transform(action)) }) }
+          } else {
+            await body(Send<Action> { action in send(transform(action)) })
+          }
         })
     case .merge(let effects):
-      return Effect<T>(.merge(effects.map { $0.map(transform) }))
+      return Effect<T>(.merge(effects.map { $0.map(transform, aroundRun: aroundRun) }))
     case .concatenate(let effects):
-      return Effect<T>(.concatenate(effects.map { $0.map(transform) }))
+      return Effect<T>(.concatenate(effects.map { $0.map(transform, aroundRun: aroundRun) }))
     case .cancellable(let id, let cancelInFlight, let effect):
-      return Effect<T>(.cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform)))
+      return Effect<T>(.cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform, aroundRun: aroundRun)))
     case .cancel(let id):
       return Effect<T>(.cancel(id))
+    }
+  }
+
+  /// The same effect with its cancellation identifiers scoped to `scope`: a child's
+  /// `.cancellable(id:)` and `.cancel(id:)` concern only the effects of the same child (one
+  /// element of a collection, one presentation), as TCA's navigation ids make them.
+  func scopingCancellation(to scope: AnyHashableSendable) -> Self {
+    switch operation {
+    case .none, .send, .run:
+      return self
+    case .merge(let effects):
+      return Self(.merge(effects.map { $0.scopingCancellation(to: scope) }))
+    case .concatenate(let effects):
+      return Self(.concatenate(effects.map { $0.scopingCancellation(to: scope) }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Self(
+        .cancellable(
+          AnyHashableSendable(ScopedCancelID(scope: scope, id: id)), cancelInFlight: cancelInFlight,
+          effect.scopingCancellation(to: scope)))
+    case .cancel(let id):
+      return Self(.cancel(AnyHashableSendable(ScopedCancelID(scope: scope, id: id))))
     }
   }
 
@@ -205,6 +240,12 @@ public struct Effect<Action>: Sendable {
     case .cancellable(_, _, let effect): return effect.isSynchronous
     }
   }
+}
+
+/// A cancellation identifier of a child's effect, inside its scope.
+struct ScopedCancelID: Hashable, Sendable {
+  let scope: AnyHashableSendable
+  let id: AnyHashableSendable
 }
 
 /// Sends actions from an effect back into its store: `await send(.response(value))`.

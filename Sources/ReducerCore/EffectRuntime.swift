@@ -1,6 +1,7 @@
 import ConcurrencyExtras
 import Dependencies
 import Foundation
+import IssueReporting
 
 /// Where an effect came from: the `send` (or the action) whose reducer returned it.
 public struct EffectOrigin: Sendable, Hashable {
@@ -49,6 +50,33 @@ public struct EffectOrigin: Sendable, Hashable {
     hasher.combine(column)
     hasher.combine(action)
   }
+}
+
+/// Whether the operation of one `.run` effect has returned: its `send` must not be used after.
+@MainActor
+final class RunCompletion {
+  var isCompleted = false
+}
+
+/// An effect's operation returned, and `send` was called later (it escaped into another task).
+@MainActor
+func reportSendFromCompletedEffect(_ action: Any, origin: EffectOrigin) {
+  reportIssue(
+    """
+    An action was sent from a completed effect.
+
+      Action:
+        \(debugCaseOutput(action))
+
+      Effect returned from:
+        \(origin.action.isEmpty ? "(a store's send)" : origin.action.indent(by: 4).dropFirst(4))
+
+    Avoid sending actions using the 'send' argument from 'Effect.run' after the effect has \
+    completed. This can happen if you escape the 'send' argument in an unstructured context.
+
+    To fix this, make sure that your 'run' closure does not return until you're done calling 'send'.
+    """,
+    fileID: origin.fileID, filePath: origin.filePath, line: origin.line, column: origin.column)
 }
 
 /// One running piece of an effect: a task, and the cancellable pieces it waits for.
@@ -218,11 +246,16 @@ final class EffectRuntime<Action> {
     case .cancel(let id):
       cancel(id: id)
     case .run(_, let body):
-      let send = Send<Action> { [weak self, weak piece] action in
-        guard let self, let piece, !piece.isCancelled else { return }
-        self.deliver(action, piece.origin)
+      let completion = RunCompletion()
+      let origin = piece.origin
+      let send = Send<Action> { [weak self] action in
+        // As in TCA, an action sent after the operation returned is reported, then sent.
+        if completion.isCompleted { reportSendFromCompletedEffect(action, origin: origin) }
+        guard let self, !piece.isCancelled else { return }
+        self.deliver(action, origin)
       }
       await body(send)
+      completion.isCompleted = true
     case .merge(let effects):
       var children: [Running] = []
       for effect in effects {

@@ -26,6 +26,7 @@ public final class Store<State, Action> {
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) where R.State == State, R.Action == Action {
     var values = DependencyValues._current
+    values.stackElementID = .incrementing
     prepareDependencies(&values)
     dependencies = values
     let (state, reducer) = withDependencies({ $0 = values }) { (initialState(), reducer()) }

@@ -41,6 +41,9 @@ public final class TestStore<State: Equatable, Action> {
     var before: State
     var after: State
     var origin: EffectOrigin
+    /// The next stack element id before the action: an assertion that appends to a
+    /// `StackState` gets the ids that the reducer got, as in TCA.
+    var stackIDBefore: StackElementID
   }
 
   /// Whether every change, action and effect must be asserted (`.on`, the default).
@@ -91,6 +94,8 @@ public final class TestStore<State: Equatable, Action> {
     var values = DependencyValues._current
     values.context = .test
     values.failOnUnimplementedBuiltIns()
+    // Stack element ids count from 0 in each store.
+    values.stackElementID = .incrementing
     do {
       try prepareDependencies(&values)
     } catch {
@@ -159,6 +164,7 @@ public final class TestStore<State: Equatable, Action> {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     if receivedCount != 0 { dropReceived(at: location) }
     let before = state
+    let stackIDBefore = dependencies.stackElementID.peek()
     let effect = reduce(&state, action)
     let after = state
     let pieces: [EffectPiece]
@@ -170,20 +176,22 @@ public final class TestStore<State: Equatable, Action> {
         fileID: fileID, filePath: filePath, line: line, column: column, action: describeAction(action))
       pieces = runtime.start(effect, origin: origin)
     }
-    checkState(before: before, after: after, expected: expectation, at: location)
+    checkState(before: before, after: after, expected: expectation, stackIDBefore: stackIDBefore, at: location)
     // `letEffectsRun` returns at once when nothing runs: the usual step skips the call.
     if runtime.hasRunning { await letEffectsRun() }
     return TestStoreTask(runtime: runtime, pieces: pieces, timeout: timeout)
   }
 
-  /// Before a `send`: reports (or notes) the actions received and not asserted, and drops them.
+  /// Before a `send`: reports the actions received and not asserted. As in TCA, an exhaustive
+  /// store keeps them queued (a later `receive` still takes them, in order); a non-exhaustive
+  /// one drops them (noting them with `showSkippedAssertions`).
   @inline(never)
   private func dropReceived(at location: Location) {
     switch exhaustivity {
     case .on:
       report(
         """
-        Must handle \(plural(received.count, "received action")) before sending an action: …
+        Must handle \(plural(received.count, "received action")) before sending an action.
 
         Unhandled actions: \(dumpActions(received.map(\.action)))
         """, at: location)
@@ -191,8 +199,8 @@ public final class TestStore<State: Equatable, Action> {
       if showSkipped {
         for item in received { note("Skipped receiving \(describeAction(item.action))", at: location) }
       }
+      received.removeAll()
     }
-    received.removeAll()
   }
 
   /// Sends the action of a case: `await store.send(\.login.emailChanged, "blob@example.com")`.
@@ -260,7 +268,7 @@ public final class TestStore<State: Equatable, Action> {
       matching: { $0 == expected },
       unexpected: { actual in
         """
-        Received unexpected action: …
+        Received unexpected action:
 
         \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
 
@@ -289,7 +297,7 @@ public final class TestStore<State: Equatable, Action> {
       matching: { $0[case: casePath] == value },
       unexpected: { actual in
         """
-        Received unexpected action: …
+        Received unexpected action:
 
         \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
 
@@ -366,7 +374,7 @@ public final class TestStore<State: Equatable, Action> {
       matching: isMatching,
       unexpected: { actual in
         """
-        Received unexpected action: …
+        Received unexpected action:
 
             \(describeAction(actual).indent(by: 4).dropFirst(4))
 
@@ -393,7 +401,9 @@ public final class TestStore<State: Equatable, Action> {
       if !isMatching(item.action) {
         report(unexpected(item.action), at: location)
       }
-      checkState(before: item.before, after: item.after, expected: expectation, at: location)
+      checkState(
+        before: item.before, after: item.after, expected: expectation, stackIDBefore: item.stackIDBefore,
+        at: location)
     case .off(let showSkipped):
       let deadline = ContinuousClock.now.advanced(by: timeout)
       while true {
@@ -403,7 +413,9 @@ public final class TestStore<State: Equatable, Action> {
           }
           let item = received[index]
           received.removeSubrange(...index)
-          checkState(before: item.before, after: item.after, expected: expectation, at: location)
+          checkState(
+            before: item.before, after: item.after, expected: expectation, stackIDBefore: item.stackIDBefore,
+            at: location)
           return
         }
         if !runtime.hasRunning || ContinuousClock.now >= deadline {
@@ -463,8 +475,14 @@ public final class TestStore<State: Equatable, Action> {
 
   // MARK: - Finishing
 
-  /// Waits for every effect in flight to finish; reports a failure when some are still
-  /// running after the timeout.
+  /// Waits for every effect in flight to finish; reports a failure when actions that effects
+  /// sent are still unasserted, and when effects are still running after the timeout.
+  ///
+  /// ```swift
+  /// await store.send(.task)
+  /// await store.receive(\.response) { $0.isLoading = false }
+  /// await store.finish()
+  /// ```
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
@@ -472,21 +490,52 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    if exhaustivity == .on, receivedCount != 0 { reportUnhandledReceived(at: location) }
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
     await Task.megaYield()
     while runtime.hasRunning {
       if ContinuousClock.now >= deadline {
+        let timeoutAdvice =
+          timeout != self.timeout
+          ? #"try increasing the duration of this assertion's "timeout""#
+          : #"configure this assertion with an explicit "timeout""#
         report(
           """
-          Expected effects to finish, but \(plural(runtime.running.count, "effect")) \
-          \(runtime.running.count == 1 ? "is" : "are") still in flight after \(formatSeconds(timeout)).
+          Expected effects to finish, but there are still effects in-flight\
+          \(timeout > .zero ? " after \(formatSeconds(timeout))" : "").
+
+          There are effects in-flight. If the effect that delivers this action uses a \
+          clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+          enough time for it to perform the effect. If you are using a test \
+          clock/scheduler, advance it so that the effects may complete, or consider using \
+          an immediate clock/scheduler to immediately perform the effect instead.
+
+          If you are not yet using a clock/scheduler, or can not use a clock/scheduler, \
+          \(timeoutAdvice).
           """,
-          at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+          at: location)
         return
       }
       await idle()
     }
+  }
+
+  /// The failure of actions received and not asserted, at `finish` and at the end, in TCA's words.
+  private func reportUnhandledReceived(at location: Location) {
+    let actions = received.map { "    " + debugCaseOutput($0.action, abbreviated: true) }.joined(separator: "\n")
+    report(
+      """
+      The store received \(plural(received.count, "unexpected action")).
+
+        Unhandled actions:
+      \(actions)
+
+      To fix, explicitly assert against these actions using "store.receive", skip these actions \
+      by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
+      store: "store.exhaustivity = .off".
+      """, at: location)
   }
 
   /// Drops the actions received and not yet asserted.
@@ -556,7 +605,7 @@ public final class TestStore<State: Equatable, Action> {
       let difference = stateDiff(expected, state)
       report(
         """
-        A state change does not match expectation: …
+        A state change does not match expectation.
 
         \(difference.indent(by: 4))
 
@@ -595,18 +644,12 @@ public final class TestStore<State: Equatable, Action> {
     isCompleted = true
     if exhaustivity == .on {
       if receivedCount != 0 {
-        report(
-          """
-          The store received \(plural(received.count, "unexpected action")) by the end of this test: …
-
-          Unhandled actions: \(dumpActions(received.map(\.action)))
-          """,
-          at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+        reportUnhandledReceived(at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
       }
       for origin in runtime.hasRunning ? uniqueOrigins(runtime.running) : [] {
         report(
           """
-          An effect returned for this action is still running. It must complete before the end of the test. …
+          An effect returned for this action is still running. It must complete before the end of the test.
 
             Action:
               \(origin.action.indent(by: 6).dropFirst(6))
@@ -657,14 +700,24 @@ public final class TestStore<State: Equatable, Action> {
   /// An action that an effect sent: runs the reducer on it and queues it with its states.
   private func receive(_ action: Action, origin: EffectOrigin) {
     let before = state
+    let stackIDBefore = dependencies.stackElementID.peek()
     let effect = reduce(&state, action)
-    received.append(Received(action: action, before: before, after: state, origin: origin))
+    received.append(
+      Received(action: action, before: before, after: state, origin: origin, stackIDBefore: stackIDBefore))
     runtime.start(effect, origin: origin)
   }
 
   private func checkState(
-    before: State, after: State, expected expectation: StateExpectation<State>?, at location: Location
+    before: State, after: State, expected expectation: StateExpectation<State>?,
+    stackIDBefore: StackElementID, at location: Location
   ) {
+    let expectation = expectation.map { expectation in
+      StateExpectation<State> { start, actual in
+        try self.withExpectationDependencies(stackIDBefore: stackIDBefore) {
+          try expectation.expected(start, actual)
+        }
+      }
+    }
     switch exhaustivity {
     case .on:
       var expected = before
@@ -680,8 +733,8 @@ public final class TestStore<State: Equatable, Action> {
         let difference = stateDiff(expected, after)
         let heading =
           expectation == nil
-          ? "State was not expected to change, but a change occurred: …"
-          : "A state change does not match expectation: …"
+          ? "State was not expected to change, but a change occurred."
+          : "A state change does not match expectation."
         report(
           """
           \(heading)
@@ -723,7 +776,7 @@ public final class TestStore<State: Equatable, Action> {
       let difference = stateDiff(expectedFromActual, after)
       report(
         """
-        A state change does not match expectation: …
+        A state change does not match expectation.
 
         \(difference.indent(by: 4))
 
@@ -737,7 +790,7 @@ public final class TestStore<State: Equatable, Action> {
         let difference = stateDiff(expected, after)
         note(
           """
-          A state change does not match expectation: …
+          A state change does not match expectation.
 
           \(difference.indent(by: 4))
 
@@ -747,6 +800,14 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
+
+  /// Runs an assertion closure as TCA does: with the store's dependencies, and a stack element
+  /// id generator that starts where the reducer's started for the action.
+  private func withExpectationDependencies<R>(stackIDBefore: StackElementID, _ body: () throws -> R) rethrows -> R {
+    var values = dependencies
+    values.stackElementID = StackElementIDGenerator(next: stackIDBefore)
+    return try DependencyValues.$_current.withValue(values) { try body() }
+  }
 
   /// The diff of two states that are not equal (computed only then: dumping is not free).
   private func stateDiff(_ expected: State, _ actual: State) -> String {
@@ -818,8 +879,24 @@ public struct TestStoreTask {
     await Task.megaYield()
     while isRunning() {
       if ContinuousClock.now >= deadline {
+        let timeoutAdvice =
+          timeout != self.timeout
+          ? #"try increasing the duration of this assertion's "timeout""#
+          : #"configure this assertion with an explicit "timeout""#
         reportIssue(
-          "Expected the effects of this action to finish, but they are still running after \(formatSeconds(timeout)).",
+          """
+          Expected task to finish, but it is still in-flight\
+          \(timeout > .zero ? " after \(formatSeconds(timeout))" : "").
+
+          If this task delivers its action using a clock/scheduler (via "sleep(for:)", \
+          "timer(interval:)", etc.), make sure that you wait enough time for it to perform its \
+          work. If you are using a test clock/scheduler, advance the scheduler so that the effects \
+          may complete, or consider using an immediate clock/scheduler to immediately perform the \
+          effect instead.
+
+          If you are not yet using a clock/scheduler, or cannot use a clock/scheduler, \
+          \(timeoutAdvice).
+          """,
           fileID: fileID, filePath: filePath, line: line, column: column)
         return
       }

@@ -34,7 +34,7 @@ import Testing
     // The step is the `send:` on the line before its `state:`, at column 9.
     #expect(
       run.stdout.contains(
-        "specs/\(mutation.file):\(mutation.line - 1):9: error: A state change does not match expectation: …"),
+        "specs/\(mutation.file):\(mutation.line - 1):9: error: A state change does not match expectation."),
       "\(run.stdout)")
     #expect(run.stdout.hasSuffix(", 1 failed, 0 skipped\n"), "\(run.stdout)")
   }

@@ -11,7 +11,8 @@ import Testing
   static let allowedImports: [String: Set<String>] = [
     "SpecYAML": ["Foundation", "CYAML"],
     "ReducerCore": [
-      "Foundation", "CasePaths", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies", "IssueReporting",
+      "Foundation", "CasePaths", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
+      "IdentifiedCollections", "IssueReporting",
     ],
     "ExampleFeatures": ["Foundation", "ReducerCore", "CasePaths", "Dependencies", "DependenciesMacros"],
     "SpecRunner": [

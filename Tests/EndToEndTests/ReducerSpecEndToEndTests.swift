@@ -27,7 +27,7 @@ import Testing
       Self.readable(run.stdout) == #"""
         Tests/Fixtures/specs/failing.yaml
           ✗ A wrong count (TIME)
-            Tests/Fixtures/specs/failing.yaml:5:9: error: A state change does not match expectation: …
+            Tests/Fixtures/specs/failing.yaml:5:9: error: A state change does not match expectation.
                   - send: increment
                     ^
 
@@ -49,7 +49,7 @@ import Testing
         Tests/Fixtures/specs/forever.yaml
           ✓ A timer that is stopped (TIME)
           ✗ A timer that is never stopped (TIME)
-            Tests/Fixtures/specs/forever.yaml:14:9: error: An effect returned for this action is still running. It must complete before the end of the test. …
+            Tests/Fixtures/specs/forever.yaml:14:9: error: An effect returned for this action is still running. It must complete before the end of the test.
                   - send: start
                     ^
 
@@ -202,7 +202,7 @@ import Testing
     let xml = try String(contentsOfFile: path, encoding: .utf8)
     #expect(xml.contains(#"<testsuites name="reducer-spec" tests="18" failures="4" errors="5" skipped="1""#))
     #expect(xml.contains(#"<testcase name="Setting the count to -2" classname="Tally" file="Tests/Fixtures/specs/passing.yaml" line="17""#))
-    #expect(xml.contains(#"<failure message="A state change does not match expectation" type="StepFailure">"#))
+    #expect(xml.contains(#"<failure message="A state change does not match expectation." type="StepFailure">"#))
     #expect(xml.contains(#"<error message="the worker crashed with signal \#(Self.trapSignal) in the step at Tests/Fixtures/specs/misbehaving.yaml:15:9" type="ScenarioError">"#))
     #expect(xml.contains(#"<error message="unknown key `stat` in a step; did you mean `state`?" type="SpecFileError">"#))
     #expect(xml.contains(#"<skipped message="waiting for the design"/>"#))

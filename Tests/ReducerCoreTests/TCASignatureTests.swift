@@ -106,7 +106,7 @@ import Testing
       await store.receive(\.loaded, 41) { $0 = 42 }
     }
     #expect(issues.map(\.line) == [line])
-    #expect(issues.first?.message.hasPrefix("Received unexpected action: …\n\n") == true)
+    #expect(issues.first?.message.hasPrefix("Received unexpected action:\n\n") == true)
     #expect(issues.first?.message.hasSuffix("\n\n(Expected: −, Received: +)") == true)
   }
 
@@ -128,7 +128,18 @@ import Testing
     #expect(
       issues == [
         ReportedIssue(
-          message: "Expected the effects of this action to finish, but they are still running after 0.03 seconds.",
+          message: """
+            Expected task to finish, but it is still in-flight after 0.03 seconds.
+
+            If this task delivers its action using a clock/scheduler (via "sleep(for:)", \
+            "timer(interval:)", etc.), make sure that you wait enough time for it to perform its \
+            work. If you are using a test clock/scheduler, advance the scheduler so that the effects \
+            may complete, or consider using an immediate clock/scheduler to immediately perform the \
+            effect instead.
+
+            If you are not yet using a clock/scheduler, or cannot use a clock/scheduler, \
+            configure this assertion with an explicit "timeout".
+            """,
           line: line)
       ])
   }

@@ -18,7 +18,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            A state change does not match expectation: …
+            A state change does not match expectation.
 
                 \u{2007} Counter.State(
                 −   count: 2,
@@ -50,7 +50,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            State was not expected to change, but a change occurred: …
+            State was not expected to change, but a change occurred.
 
                 \u{2007} Counter.State(
                 −   count: 0,
@@ -110,13 +110,15 @@ import Testing
       await store.send(.ping)
       line = #line + 1
       await store.send(.ping)
+      // As in TCA, the send still happens and the queue stays: both pongs are received, in order.
+      await store.receive(.pong) { $0 = 1 }
       await store.receive(.pong) { $0 = 2 }
     }
     #expect(
       issues == [
         ReportedIssue(
           message: """
-            Must handle 1 received action before sending an action: …
+            Must handle 1 received action before sending an action.
 
             Unhandled actions: [
               [0]: .pong
@@ -137,12 +139,15 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            The store received 2 unexpected actions by the end of this test: …
+            The store received 2 unexpected actions.
 
-            Unhandled actions: [
-              [0]: .pong,
-              [1]: .pong
-            ]
+              Unhandled actions:
+                .pong
+                .pong
+
+            To fix, explicitly assert against these actions using "store.receive", skip these actions \
+            by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
+            store: "store.exhaustivity = .off".
             """, line: line)
       ])
   }
@@ -161,7 +166,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            An effect returned for this action is still running. It must complete before the end of the test. …
+            An effect returned for this action is still running. It must complete before the end of the test.
 
               Action:
                 Counter.Action.incrementLater
@@ -231,7 +236,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            Received unexpected action: …
+            Received unexpected action:
 
                 − PingPong.Action.ping
                 + PingPong.Action.pong
@@ -253,7 +258,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            Received unexpected action: …
+            Received unexpected action:
 
                 PingPong.Action.pong
 
@@ -274,7 +279,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            Received unexpected action: …
+            Received unexpected action:
 
                 PingPong.Action.pong
 
@@ -315,7 +320,18 @@ import Testing
     #expect(
       issues == [
         ReportedIssue(
-          message: "Expected effects to finish, but 1 effect is still in flight after 0.02 seconds.", line: line)
+          message: """
+            Expected effects to finish, but there are still effects in-flight after 0.02 seconds.
+
+            There are effects in-flight. If the effect that delivers this action uses a \
+            clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+            enough time for it to perform the effect. If you are using a test \
+            clock/scheduler, advance it so that the effects may complete, or consider using \
+            an immediate clock/scheduler to immediately perform the effect instead.
+
+            If you are not yet using a clock/scheduler, or can not use a clock/scheduler, \
+            try increasing the duration of this assertion's "timeout".
+            """, line: line)
       ])
   }
 
@@ -374,7 +390,7 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            A state change does not match expectation: …
+            A state change does not match expectation.
 
                 \u{2007} Counter.State(
                 −   count: 3,

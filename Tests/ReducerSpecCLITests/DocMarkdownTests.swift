@@ -65,7 +65,7 @@ import Testing
       <testsuite name="specs/counter.yaml" file="specs/counter.yaml">
         <testcase name="Counting &amp; &lt;more&gt;" classname="Counter" file="specs/counter.yaml" line="5" time="0.012"/>
         <testcase name="Failing" classname="Counter" file="./specs/counter.yaml" time="0.020">
-          <failure message="A state change does not match expectation" type="StepFailure"><![CDATA[<diff>]]></failure>
+          <failure message="A state change does not match expectation." type="StepFailure"><![CDATA[<diff>]]></failure>
         </testcase>
         <testcase name="Crashing" classname="Counter" time="1.500"><error message="crashed"/></testcase>
         <testcase name='Later' classname="Counter" file="specs/counter.yaml" time="0.000">

@@ -33,7 +33,7 @@ import Testing
         specs/counter.yaml
           ✓ Incrementing counts up (0.012s)
           ✗ Decrementing stops at zero (0.020s)
-            specs/counter.yaml:14:9: error: A state change does not match expectation: …
+            specs/counter.yaml:14:9: error: A state change does not match expectation.
                   - send: decrement
                     ^
 
@@ -166,7 +166,7 @@ import Testing
         specs/counter.yaml
           \(green)✓\(reset) Incrementing counts up (0.012s)
           \(red)✗\(reset) Decrementing stops at zero (0.020s)
-            specs/counter.yaml:14:9: \(red)error:\(reset) A state change does not match expectation: …
+            specs/counter.yaml:14:9: \(red)error:\(reset) A state change does not match expectation.
                   - send: decrement
                     ^
 

@@ -18,7 +18,7 @@ import Testing
   @Test func everyOutcome() throws {
     #expect(
       try output(ReporterFixtures.everyOutcome) == [
-        "::error file=specs/counter.yaml,line=14,col=9,title=Decrementing stops at zero::A state change does not match expectation: …%0A%0A    \u{2007} Counter.State(%0A    −   count: 0%0A    +   count: -1%0A    \u{2007} )%0A%0A(Expected: −, Actual: +)",
+        "::error file=specs/counter.yaml,line=14,col=9,title=Decrementing stops at zero::A state change does not match expectation.%0A%0A    \u{2007} Counter.State(%0A    −   count: 0%0A    +   count: -1%0A    \u{2007} )%0A%0A(Expected: −, Actual: +)",
         "::error file=specs/search.yaml,line=12,col=9,title=Searching for swift::The worker stopped with signal 11 (SIGSEGV). It wrote:%0AFatal error: Unexpectedly found nil while unwrapping an Optional value%0A%0ACurrent stack trace:",
         #"::error file=specs/broken.yaml,line=1,col=10,title=Spec file error::unknown feature "Nope"; the registered features are Counter, RepositorySearch"#,
       ])

@@ -9,7 +9,7 @@ enum ReporterFixtures {
   static let brokenFile = "specs/broken.yaml"
 
   static let stateMismatch = """
-    A state change does not match expectation: …
+    A state change does not match expectation.
 
         \u{2007} Counter.State(
         −   count: 0

@@ -54,7 +54,7 @@ import Testing
     #expect(
       failures(run.results[0], in: run.file) == [
         """
-        spec.yaml:7:9: A state change does not match expectation: …
+        spec.yaml:7:9: A state change does not match expectation.
 
             \u{2007} Tally.State(
             −   count: 3,
@@ -164,14 +164,15 @@ import Testing
     #expect(
       failures(run.results[0], in: run.file) == [
         """
-        spec.yaml:3:5: The store received 2 unexpected actions by the end of this test: …
+        spec.yaml:3:5: The store received 2 unexpected actions.
 
-        Unhandled actions: [
-          [0]: .response(
-            .success([])
-          ),
-          [1]: .logged
-        ]
+          Unhandled actions:
+            .response(.success)
+            .logged
+
+        To fix, explicitly assert against these actions using "store.receive", skip these actions by \
+        performing "await store.skipReceivedActions()", or consider using a non-exhaustive test store: \
+        "store.exhaustivity = .off".
         """
       ])
   }

@@ -33,7 +33,7 @@ import Testing
     #expect(
       failures(run.results.dropFirst().first, in: run.file) == [
         """
-        spec.yaml:17:9: An effect returned for this action is still running. It must complete before the end of the test. …
+        spec.yaml:17:9: An effect returned for this action is still running. It must complete before the end of the test.
 
           Action:
             Tally.Action.search("x")
@@ -177,7 +177,7 @@ extension SpecRuntimeTests {
     #expect(
       failures(run.results.first, in: run.file) == [
         """
-        spec.yaml:10:9: Received unexpected action: …
+        spec.yaml:10:9: Received unexpected action:
 
             Tally.Action.response(
               .success([])

@@ -7,7 +7,7 @@ import SpecYAML
 /// specs/counter.yaml
 ///   ✓ Incrementing counts up (0.012s)
 ///   ✗ Decrementing stops at zero (0.020s)
-///     specs/counter.yaml:14:9: error: A state change does not match expectation: …
+///     specs/counter.yaml:14:9: error: A state change does not match expectation.
 ///           - send: decrement
 ///             ^
 ///

@@ -15,7 +15,7 @@ public enum GitHubAnnotationsMode: String, Sendable, Hashable, CaseIterable {
 /// finishes, so GitHub shows each one on the line of the spec file that failed:
 ///
 /// ```
-/// ::error file=specs/counter.yaml,line=14,col=9,title=Decrementing stops at zero::A state change does not match expectation: …%0A%0A    − count: 0%0A    + count: -1%0A%0A(Expected: −, Actual: +)
+/// ::error file=specs/counter.yaml,line=14,col=9,title=Decrementing stops at zero::A state change does not match expectation.%0A%0A    − count: 0%0A    + count: -1%0A%0A(Expected: −, Actual: +)
 /// ```
 ///
 /// - One annotation per step failure (title: the scenario's name), per scenario that

@@ -10,7 +10,7 @@ import SpecYAML
 ///   <testsuite name="specs/counter.yaml" file="specs/counter.yaml" tests="2" failures="1" errors="0" skipped="0" time="0.032" timestamp="2025-01-02T03:04:05Z">
 ///     <testcase name="Incrementing counts up" classname="Counter" file="specs/counter.yaml" line="5" time="0.012"/>
 ///     <testcase name="Decrementing stops at zero" classname="Counter" file="specs/counter.yaml" line="9" time="0.020">
-///       <failure message="A state change does not match expectation" type="StepFailure">specs/counter.yaml:14:9: error: …</failure>
+///       <failure message="A state change does not match expectation." type="StepFailure">specs/counter.yaml:14:9: error: …</failure>
 ///     </testcase>
 ///   </testsuite>
 /// </testsuites>

@@ -6,7 +6,7 @@ import SpecYAML
 /// A message at a file, line and column, laid out as compilers print it:
 ///
 /// ```
-/// specs/counter.yaml:14:9: error: A state change does not match expectation: …
+/// specs/counter.yaml:14:9: error: A state change does not match expectation.
 ///       - send: decrement
 ///         ^
 ///

@@ -1,0 +1,286 @@
+import CasePaths
+import CustomDump
+import Dependencies
+import IssueReporting
+
+/// The state of an optional child that a feature presents (a sheet, an alert, a destination),
+/// as TCA's `@Presents`: `nil` when nothing is presented.
+///
+/// ```swift
+/// struct State: Equatable {
+///   @Presents var destination: Destination.State?
+/// }
+/// ```
+///
+/// `$destination` is the `PresentationState` itself, for ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``.
+/// `Codable` as the optional child: `null` or its state.
+@propertyWrapper
+public struct PresentationState<State> {
+  /// The presented child's state, or `nil`.
+  public var wrappedValue: State?
+
+  /// A presentation of `wrappedValue` (`nil`: nothing presented).
+  ///
+  /// ```swift
+  /// var destination = PresentationState<Destination.State>(wrappedValue: nil)
+  /// ```
+  public init(wrappedValue: State?) {
+    self.wrappedValue = wrappedValue
+  }
+
+  /// The presentation itself: `\.$destination` is the key path that `ifLet` takes.
+  public var projectedValue: Self {
+    get { self }
+    set { self = newValue }
+  }
+
+  /// The presented child in a case of an enum destination:
+  /// `$0.$destination[case: \.addContact]?.contact.name = "Blob"`.
+  public subscript<Case>(case path: CaseKeyPath<State, Case>) -> Case? where State: CasePathable {
+    get { wrappedValue.flatMap { $0[case: path] } }
+    set {
+      guard let newValue else { return }
+      if wrappedValue?[case: path] != nil { wrappedValue = path(newValue) }
+    }
+  }
+}
+
+/// `@Presents var destination: Destination.State?`: TCA's spelling of ``PresentationState``.
+public typealias Presents<State> = PresentationState<State>
+
+extension PresentationState: Equatable where State: Equatable {}
+extension PresentationState: Hashable where State: Hashable {}
+extension PresentationState: Sendable where State: Sendable {}
+
+extension PresentationState: Decodable where State: Decodable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    self.init(wrappedValue: container.decodeNil() ? nil : try container.decode(State.self))
+  }
+}
+
+extension PresentationState: Encodable where State: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if let wrappedValue {
+      try container.encode(wrappedValue)
+    } else {
+      try container.encodeNil()
+    }
+  }
+}
+
+extension PresentationState: CustomReflectable {
+  public var customMirror: Mirror {
+    Mirror(reflecting: wrappedValue as Any)
+  }
+}
+
+/// The actions of a presented child, as TCA's: an action of the child, or the parent's
+/// dismissal of it.
+///
+/// ```swift
+/// enum Action {
+///   case destination(PresentationAction<Destination.Action>)
+/// }
+/// ```
+///
+/// `Codable` as `{ presented: ACTION }` and `dismiss`.
+public enum PresentationAction<Action> {
+  /// Dismisses the child: the parent sees the action while the child is still there, then
+  /// `ifLet` sets the state to `nil` and cancels the child's effects. A child that calls its
+  /// `dismiss` dependency makes the parent receive this action.
+  case dismiss
+  /// An action of the presented child.
+  indirect case presented(Action)
+}
+
+extension PresentationAction: CasePathable {
+  public static var allCasePaths: AllCasePaths { AllCasePaths() }
+
+  /// The case paths of `PresentationAction`; `\.destination.addContact` reaches into the
+  /// presented child's actions, as in TCA.
+  @dynamicMemberLookup
+  public struct AllCasePaths: Sendable {
+    /// `.dismiss`.
+    public var dismiss: AnyCasePath<PresentationAction, Void> {
+      AnyCasePath(
+        embed: { .dismiss },
+        extract: {
+          guard case .dismiss = $0 else { return nil }
+          return ()
+        })
+    }
+
+    /// `.presented(action)`.
+    public var presented: AnyCasePath<PresentationAction, Action> {
+      AnyCasePath(
+        embed: { .presented($0) },
+        extract: {
+          guard case .presented(let action) = $0 else { return nil }
+          return action
+        })
+    }
+
+    /// A case of the presented child's actions: `\.destination.addContact`.
+    public subscript<AppendedAction>(
+      dynamicMember keyPath: CaseKeyPath<Action, AppendedAction>
+    ) -> AnyCasePath<PresentationAction, AppendedAction> where Action: CasePathable {
+      nonisolated(unsafe) let keyPath = keyPath
+      return AnyCasePath(
+        embed: { .presented(keyPath($0)) },
+        extract: {
+          guard case .presented(let action) = $0 else { return nil }
+          return action[case: keyPath]
+        })
+    }
+  }
+}
+
+extension PresentationAction: Equatable where Action: Equatable {}
+extension PresentationAction: Hashable where Action: Hashable {}
+extension PresentationAction: Sendable where Action: Sendable {}
+extension PresentationAction: Decodable where Action: Decodable {}
+extension PresentationAction: Encodable where Action: Encodable {}
+
+extension Reducer {
+  /// Runs `destination` on an optional child (`@Presents`) while it is presented, before this
+  /// reducer, as TCA's `ifLet`.
+  ///
+  /// ```swift
+  /// var body: some Reducer<State, Action> {
+  ///   Reduce { state, action in … }
+  ///     .ifLet(\.$destination, action: \.destination) { Destination() }
+  /// }
+  /// ```
+  ///
+  /// - `.presented(action)` runs the child; an action while nothing is presented is reported
+  ///   as an issue.
+  /// - `.dismiss` runs this reducer, then sets the child to `nil`.
+  /// - When the child goes away (or is replaced by another), its effects are cancelled.
+  /// - The child's `dismiss` dependency sends `.dismiss`.
+  /// - An alert or confirmation dialog (``AlertState``, ``ConfirmationDialogState``, or an enum
+  ///   case holding one) is dismissed by any action sent from it.
+  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, Destination>
+  where Action: CasePathable, Destination.State == DestinationState, Destination.Action == DestinationAction {
+    _PresentationReducer(
+      base: self, toPresentationState: toPresentationState, toPresentationAction: AnyCasePath(toPresentationAction),
+      destination: destination(), fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// `ifLet` for an alert or a confirmation dialog, which has no reducer of its own:
+  /// `.ifLet(\.$alert, action: \.alert)`. Any action sent from it dismisses it.
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> where Action: CasePathable {
+    ifLet(
+      toPresentationState, action: toPresentationAction, destination: { EmptyReducer() }, fileID: fileID,
+      filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The reducer of ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``.
+public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer {
+  let base: Base
+  let toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>>
+  let toPresentationAction: AnyCasePath<Base.Action, PresentationAction<Destination.Action>>
+  let destination: Destination
+  let fileID: StaticString
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+
+  init(
+    base: Base, toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>>,
+    toPresentationAction: AnyCasePath<Base.Action, PresentationAction<Destination.Action>>, destination: Destination,
+    fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+  ) {
+    self.base = base
+    self.toPresentationState = toPresentationState
+    self.toPresentationAction = toPresentationAction
+    self.destination = destination
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let initial = state[keyPath: toPresentationState].wrappedValue
+    let initialIdentity = initial.map(navigationIdentity(of:))
+    let presentationAction = toPresentationAction.extract(from: action)
+    var destinationEffects = Effect<Base.Action>.none
+    let baseEffects: Effect<Base.Action>
+
+    switch (initial, presentationAction) {
+    case (.some, .dismiss):
+      baseEffects = base.reduce(into: &state, action: action)
+      if state[keyPath: toPresentationState].wrappedValue.map(navigationIdentity(of:)) == initialIdentity {
+        state[keyPath: toPresentationState].wrappedValue = nil
+      }
+
+    case (.some(let destinationState), .presented(let destinationAction)):
+      let navigationID = NavigationID(keyPath: toPresentationState, identity: initialIdentity!)
+      let token = DismissToken()
+      let effect = reduceWithDismiss(
+        destination, into: &state[keyPath: toPresentationState].wrappedValue!, action: destinationAction,
+        token: token)
+      destinationEffects = effect.navigationChild(
+        navigationID: navigationID, token: token,
+        embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },
+        dismissAction: { [toPresentationAction] in toPresentationAction.embed(.dismiss) })
+      baseEffects = base.reduce(into: &state, action: action)
+      if isEphemeral(destinationState),
+        state[keyPath: toPresentationState].wrappedValue.map(navigationIdentity(of:)) == initialIdentity
+      {
+        state[keyPath: toPresentationState].wrappedValue = nil
+      }
+
+    case (.none, .some):
+      reportIssue(
+        """
+        An "ifLet" at "\(fileID):\(line)" received a presentation action when destination state was \
+        absent.
+
+          Action:
+            \(debugCaseOutput(action))
+
+        This is generally considered an application logic error, and can happen for a few reasons:
+
+        A parent reducer set destination state to "nil" before this reducer ran. This reducer must \
+        run before any other reducer sets destination state to "nil". This ensures that destination \
+        reducers can handle their actions while their state is still present.
+
+        This action was sent to the store while destination state was "nil". Make sure that actions \
+        for this reducer can only be sent from a store when state is present, or from effects that \
+        start from this reducer.
+        """,
+        fileID: fileID, filePath: filePath, line: line, column: column)
+      baseEffects = base.reduce(into: &state, action: action)
+
+    case (_, .none):
+      baseEffects = base.reduce(into: &state, action: action)
+    }
+
+    var cancelEffects = Effect<Base.Action>.none
+    if let initialIdentity,
+      state[keyPath: toPresentationState].wrappedValue.map(navigationIdentity(of:)) != initialIdentity
+    {
+      cancelEffects = .cancel(id: NavigationID(keyPath: toPresentationState, identity: initialIdentity))
+    }
+    return .merge(destinationEffects, baseEffects, cancelEffects)
+  }
+}
