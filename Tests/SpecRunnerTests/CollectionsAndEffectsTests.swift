@@ -312,6 +312,36 @@ import Testing
       ])
   }
 
+  @Test func receiveTakesActionPathsToo() async throws {
+    let run = try await runSpec(
+      """
+      feature: Tally
+      dependencies:
+        searchClient.search: { returns: [a] }
+        searchClient.log: { returns: null }
+      scenarios:
+        - name: a dotted path with a payload
+          steps:
+            - send: { search: swift }
+              state: { query: swift, isLoading: true }
+            - receive:
+                response.success: [a]
+              state: { isLoading: false, results: [a] }
+            - receive: logged
+        - name: a wrong payload
+          steps:
+            - send: { search: swift }
+              state: { query: swift, isLoading: true }
+            - receive:
+                response.success: [b]
+              state: { isLoading: false, results: [a] }
+            - receive: logged
+      """)
+    #expect(run.loaded.errors.isEmpty)
+    #expect(run.results.map(\.outcome) == [.passed, .failed])
+    #expect(failures(run.results[1], in: run.file)[0].hasPrefix("spec.yaml:18:9: Received unexpected action: …"))
+  }
+
   @Test func actionPathsDecodeWithErrorsAtTheirSegments() async throws {
     let run = try await runSpec(
       """
