@@ -9,7 +9,7 @@ import SpecYAML
 /// A dependency that specs can stub by name under `dependencies:`.
 ///
 /// A feature registers one stub for every dependency its reducer uses, so that every
-/// dependency can be stubbed from YAML. Two kinds:
+/// dependency can be stubbed from YAML. Three kinds:
 ///
 /// - A **value stub** decodes its value into a Swift type and installs it:
 ///   `generateRandom: 4`, or a list for one value per use (`generateRandom: [4, 7]`).
@@ -18,6 +18,8 @@ import SpecYAML
 ///   `throws: MESSAGE`, optionally `after: DURATION`; a list of responses answers one call
 ///   each, in order; `{ responses: …, calls: [...] }` also lists the inputs the endpoint
 ///   must have been called with by the end of the scenario.
+/// - A **stream stub** stands in for a closure that returns an `AsyncStream`: stubbed
+///   `{ stream: open }`, its streams get values from `emit:` steps and end at `close:`.
 ///
 /// ```swift
 /// Feature("RepositorySearch", initialState: RepositorySearch.State(), stubs: [
