@@ -806,6 +806,8 @@ final class DecoderImpl: Decoder {
   func unboxUUID(_ node: Int) throws -> UUID {
     let expected = "a UUID (00000000-0000-0000-0000-000000000000)"
     let text = try scalarText(node, expected: expected, depth: frames.count - 1, nested: 0, last: nil)
+    // A plain integer N is TCA's `UUID(N)`: what the `uuid: incrementing` stub hands out.
+    if !tape.isStringOnly(node), let uuid = UUID.fromInteger(text) { return uuid }
     guard let uuid = UUID(uuidString: text) else { throw mismatch(expected: expected, node: node) }
     return uuid
   }

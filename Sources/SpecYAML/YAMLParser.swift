@@ -578,8 +578,36 @@ private struct TapeBuilder {
         let contextMark = mark(parser.context_mark)
         message += " \(context) that starts at \(contextMark)"
       }
-      return error(message, mark(parser.problem_mark))
+      let problemMark = mark(parser.problem_mark)
+      if parser.context.map({ String(cString: $0) }) == "while parsing a flow mapping",
+        let key = Self.plainKeyWithBracket(source.line(problemMark.line), column: problemMark.column)
+      {
+        message +=
+          "; a key with `[` or `]` cannot be written plain in a flow mapping (`{ … }`): quote it, "
+          + "`\"\(key)\": …`, or write the mapping in block style, one key per line"
+      }
+      return error(message, problemMark)
     }
+  }
+
+  /// The key that libyaml stopped in when it met a `[` just after a plain word inside a flow
+  /// mapping (`{ items[id=0].isDone: true }`): `items[id=0].isDone`.
+  static func plainKeyWithBracket(_ line: String?, column: Int) -> String? {
+    guard let line else { return nil }
+    let characters = Array(line.unicodeScalars)
+    let at = column - 1
+    guard at > 0, at < characters.count, characters[at] == "[" else { return nil }
+    func isWord(_ c: Unicode.Scalar) -> Bool { c == "_" || c == "." || c.properties.isAlphabetic || ("0"..."9").contains(c) }
+    guard isWord(characters[at - 1]) else { return nil }
+    var start = at - 1
+    while start > 0, isWord(characters[start - 1]) { start -= 1 }
+    var end = at
+    while end < characters.count, characters[end] != ":" || (end + 1 < characters.count && characters[end + 1] != " ") {
+      if characters[end] == "," || characters[end] == "}" { return nil }
+      end += 1
+    }
+    guard end < characters.count else { return nil }
+    return String(String.UnicodeScalarView(characters[start..<end]))
   }
 
   func position(ofByte offset: Int) -> Mark {

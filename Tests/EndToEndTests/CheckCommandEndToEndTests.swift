@@ -24,6 +24,24 @@ import Testing
     #expect(run.stderr == "")
   }
 
+  @Test func pathsThroughIdentifiedElementsAreChecked() async throws {
+    let run = try await Self.check([
+      "Tests/Fixtures/checklist/passing.yaml", "Tests/Fixtures/checklist/failing.yaml",
+      "Tests/Fixtures/check/identified",
+    ])
+    #expect(run.status == 1)
+    #expect(
+      run.stdout == """
+        Tests/Fixtures/check/identified/checklist.yaml
+          ✗ Tests/Fixtures/check/identified/checklist.yaml:10:23: error: unknown key `isDon` in Checklist.Item; did you mean `isDone`?
+                      items[id=0].isDon: true
+                                  ^
+
+        Checked 3 files, 9 scenarios: 1 problem in 1 file.
+
+        """)
+  }
+
   @Test func everyProblemIsReportedAsARunReportsIt() async throws {
     let checked = try await Self.check(["Tests/Fixtures/invalid"])
     let ran = try await ReducerSpecEndToEndTests.run(["Tests/Fixtures/invalid"])

@@ -161,7 +161,7 @@ import Testing
           ✗ Tests/Fixtures/invalid/step-kinds.yaml:6:9: error: a step has one kind, but this one has 2: `send`, `receive`; write one step for each
                     receive: increment
                     ^
-          ✗ Tests/Fixtures/invalid/step-kinds.yaml:7:9: error: this step has `state` but no kind: write one of `send`, `receive`, `advance`, `dependencies`, `skipReceivedActions`, `skipInFlightEffects`, `finish`
+          ✗ Tests/Fixtures/invalid/step-kinds.yaml:7:9: error: this step has `state` but no kind: write one of `send`, `receive`, `advance`, `dependencies`, `skipReceivedActions`, `skipInFlightEffects`, `finish`, `assert`, `cancel`, `emit`, `close`, `exhaustivity`
                   - state: { count: 1 }
                     ^
 
@@ -179,7 +179,7 @@ import Testing
                              ^
 
         Tests/Fixtures/invalid/unknown-feature.yaml
-          ✗ Tests/Fixtures/invalid/unknown-feature.yaml:1:10: error: unknown feature `Taly`; did you mean `Tally`?; the registered features are `Tally`, `Trapper`, `Forever`, `Stamper`
+          ✗ Tests/Fixtures/invalid/unknown-feature.yaml:1:10: error: unknown feature `Taly`; did you mean `Tally`?; the registered features are `Tally`, `Trapper`, `Forever`, `Stamper`, `Checklist`
             feature: Taly
                      ^
 

@@ -113,4 +113,5 @@ public let fixtureFeatures: [Feature] = [
   Feature("Trapper", initialState: Trapper.State()) { Trapper() },
   Feature("Forever", initialState: Forever.State()) { Forever() },
   Feature("Stamper", initialState: Stamper.State()) { Stamper() },
+  checklistFeature,
 ]

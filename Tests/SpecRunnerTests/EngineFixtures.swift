@@ -14,9 +14,11 @@ func writeSpec(_ text: String, name: String = "spec.yaml") throws -> String {
 
 /// Loads a spec and runs every scenario of it, in order.
 @MainActor
-func runSpec(_ text: String) async throws -> (file: String, loaded: LoadedFile, results: [ScenarioResult]) {
+func runSpec(_ text: String, features: [Feature] = [tallyFeature]) async throws -> (
+  file: String, loaded: LoadedFile, results: [ScenarioResult]
+) {
   let path = try writeSpec(text)
-  let engine = SpecEngine(features: [tallyFeature])
+  let engine = SpecEngine(features: features)
   let loaded = engine.load(files: [path])[0]
   var results: [ScenarioResult] = []
   for scenario in loaded.scenarios {

@@ -250,7 +250,7 @@ import Testing
         "spec.yaml:5:15: error: unknown case `incremnt` for Tally.Action; did you mean `increment`?",
         "spec.yaml:6:9: error: unknown key `stat` in a step; did you mean `state`?",
         "spec.yaml:8:9: error: a step has one kind, but this one has 2: `send`, `receive`; write one step for each",
-        "spec.yaml:9:9: error: this step has `state` but no kind: write one of `send`, `receive`, `advance`, `dependencies`, `skipReceivedActions`, `skipInFlightEffects`, `finish`",
+        "spec.yaml:9:9: error: this step has `state` but no kind: write one of `send`, `receive`, `advance`, `dependencies`, `skipReceivedActions`, `skipInFlightEffects`, `finish`, `assert`, `cancel`, `emit`, `close`, `exhaustivity`",
         "spec.yaml:10:18: error: expected a duration (`300ms`, `1.5s`, `2m`, or a number of seconds) for `advance`, found the string \"soon\"",
         "spec.yaml:11:11: error: duplicate scenario name `one` (first at 3:11); scenario names are unique in a file",
         "spec.yaml:12:21: error: unknown dependency `serchClient.search` for Tally; did you mean `searchClient.search`?; it stubs `numbers`, `searchClient.search`, `searchClient.log`, `uuid`, `date`, `random`, `locale`, `timeZone`, `calendar`, `clock`",

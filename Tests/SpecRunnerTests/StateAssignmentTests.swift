@@ -53,8 +53,8 @@ let searchState = Search.State(
     #expect(failure("") == "0: invalid state path ``: the path is empty")
     #expect(failure("a.") == "2: invalid state path `a.`: expected a field name after `.`")
     #expect(failure("a..b") == "2: invalid state path `a..b`: expected a field name, found `.`")
-    #expect(failure("a[x]") == "2: invalid state path `a[x]`: expected an index or a quoted key after `[`")
-    #expect(failure("a[") == "1: invalid state path `a[`: expected an index or a quoted key after `[`")
+    #expect(failure("a[x]") == "2: invalid state path `a[x]`: expected an index, `id=ID` or a quoted key after `[`")
+    #expect(failure("a[") == "1: invalid state path `a[`: expected an index, `id=ID` or a quoted key after `[`")
     #expect(failure("a[1") == "3: invalid state path `a[1`: expected `]` after the index")
     #expect(failure("a[\"k") == "2: invalid state path `a[\"k`: the key's quote is not closed")
     #expect(failure("a[\"k\"") == "5: invalid state path `a[\"k\"`: expected `]` after the key")
@@ -192,7 +192,7 @@ let searchState = Search.State(
   @Test func pathSyntaxErrorsPointIntoTheKey() {
     #expect(
       assignError("repositories[x].stars: 1", to: searchState)
-        == "spec.yaml:1:14: error: invalid state path `repositories[x].stars`: expected an index or a quoted key after `[`")
+        == "spec.yaml:1:14: error: invalid state path `repositories[x].stars`: expected an index, `id=ID` or a quoted key after `[`")
     #expect(
       assignError("  \"a b\": 1", to: searchState)
         == "spec.yaml:1:5: error: invalid state path `a b`: expected `.`, `[` or the end, found ` `")

@@ -98,6 +98,8 @@ extension TypedScenario: RecordableScenario {
     // Stubs were checked when the file was bound; one that fails here is left out.
     let made = makeStore(fileID: #fileID, line: #line, column: #column, stubFailed: { _, _ in })
     let (store, testClock, context) = (made.store, made.testClock, made.context)
+    var configured = made.configured
+    var tasks: [String: TestStoreTask] = [:]
     let encoder = YAMLEncoder()
     let decoder = self.decoder
 
@@ -190,13 +192,14 @@ extension TypedScenario: RecordableScenario {
         takeUnreceived(before: index)
         let before = store.state
         var after = before
-        await store.send(
+        let task = await store.send(
           action,
           expectation: StateExpectation { _, actual in
             after = actual
             return actual
           })
         recording.steps[index].state = change(assignments, before: before, after: after)
+        if let name = contexts[index].spec.taskName { tasks[name] = task }
       case .receive(let action):
         await receive(at: index, matching: { $0 == action }, assignments: assignments, timeout: timeout)
       case .receiveCase(let path):
@@ -208,6 +211,7 @@ extension TypedScenario: RecordableScenario {
         for entry in entries {
           if let stub = try? Self.stub(named: entry, in: feature), let ready = try? stub.configure(entry.value, context) {
             ready.install(&store.dependencies)
+            configured.append((entry, ready))
           }
         }
       case .skipReceivedActions(let strict):
@@ -216,6 +220,15 @@ extension TypedScenario: RecordableScenario {
         await store.skipInFlightEffects(strict: strict)
       case .finish:
         await store.finish(timeout: timeout)
+      case .finishTask(let name):
+        await tasks[name]?.finish(timeout: timeout)
+      case .cancel(let name):
+        await tasks[name]?.cancel()
+      case .emit, .close:
+        performStreamStep(steps[index], configured: configured)
+        for _ in 0..<20 { await Task.yield() }
+      case .assert, .exhaustivity:
+        break
       }
     }
     takeUnreceived(before: steps.count)

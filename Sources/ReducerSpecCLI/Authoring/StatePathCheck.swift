@@ -52,6 +52,16 @@ struct StatePathCheck {
       case .key:
         guard case .dictionary(let value) = shape else { return nil }
         shape = value
+      case .id:
+        // An identified list; in a list of `{ id, state }` pairs (a stack), the path goes on
+        // inside `state`.
+        guard case .list(let element) = shape else { return nil }
+        shape = element
+        if case .record(_, let fields) = Self.unwrapped(element), fields.count == 2,
+          fields.contains(where: { $0.name == "id" }), let state = fields.first(where: { $0.name == "state" })
+        {
+          shape = state.shape
+        }
       }
     }
     return nil

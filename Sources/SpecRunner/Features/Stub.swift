@@ -9,7 +9,7 @@ import SpecYAML
 /// A dependency that specs can stub by name under `dependencies:`.
 ///
 /// A feature registers one stub for every dependency its reducer uses, so that every
-/// dependency can be stubbed from YAML. Two kinds:
+/// dependency can be stubbed from YAML. Three kinds:
 ///
 /// - A **value stub** decodes its value into a Swift type and installs it:
 ///   `generateRandom: 4`, or a list for one value per use (`generateRandom: [4, 7]`).
@@ -18,6 +18,8 @@ import SpecYAML
 ///   `throws: MESSAGE`, optionally `after: DURATION`; a list of responses answers one call
 ///   each, in order; `{ responses: …, calls: [...] }` also lists the inputs the endpoint
 ///   must have been called with by the end of the scenario.
+/// - A **stream stub** stands in for a closure that returns an `AsyncStream`: stubbed
+///   `{ stream: open }`, its streams get values from `emit:` steps and end at `close:`.
 ///
 /// ```swift
 /// Feature("RepositorySearch", initialState: RepositorySearch.State(), stubs: [
@@ -38,6 +40,9 @@ public struct Stub: Sendable {
   /// The types of its value, for `reducer-spec features` and `reducer-spec schema`; `nil`
   /// for the built-ins, which the format itself describes.
   package let signature: Signature?
+  /// For a stream stub: decodes a value that `emit:` yields into its streams (checked when
+  /// the file is bound). `nil` for every other stub.
+  package let emission: (@Sendable (_ value: YAMLNode, _ decoder: YAMLDecoder) throws -> any Sendable)?
 
   /// The Swift types a stub decodes.
   package enum Signature: Sendable {
@@ -50,13 +55,15 @@ public struct Stub: Sendable {
   init(
     name: String, shape: String, signature: Signature? = nil,
     configure: @escaping @Sendable (YAMLNode, StubContext) throws -> ConfiguredStub,
-    installUnstubbed: (@Sendable (inout DependencyValues, StubContext) -> Void)? = nil
+    installUnstubbed: (@Sendable (inout DependencyValues, StubContext) -> Void)? = nil,
+    emission: (@Sendable (YAMLNode, YAMLDecoder) throws -> any Sendable)? = nil
   ) {
     self.name = name
     self.shape = shape
     self.signature = signature
     self.configure = configure
     self.installUnstubbed = installUnstubbed
+    self.emission = emission
   }
 }
 
@@ -78,6 +85,10 @@ package struct ConfiguredStub: Sendable {
   /// Failures found at the end of the scenario (`calls:` that do not match), as messages
   /// with the node they point at.
   var finish: @Sendable () -> [(message: String, node: YAMLNode)] = { [] }
+  /// For a stream stub: yields a value (decoded by ``Stub/emission``) into every open stream.
+  var emit: (@Sendable (any Sendable) -> Void)?
+  /// For a stream stub: finishes every open stream.
+  var close: (@Sendable () -> Void)?
 }
 
 // MARK: - Value stubs
@@ -451,5 +462,114 @@ private final class Endpoint<Input: Decodable & Equatable & Sendable, Output: De
         expected.node
       )
     ]
+  }
+}
+
+// MARK: - Stream stubs
+
+extension Stub {
+  /// A stream stub for an `async` closure that returns an `AsyncStream`, such as
+  /// `screenshots: @Sendable () async -> AsyncStream<Void>`:
+  /// `.stream("screenshots.screenshots", \.screenshots.screenshots)`.
+  ///
+  /// A spec stubs it with `{ stream: open }`: each call returns a new stream that stays open.
+  /// `emit: { ENDPOINT: VALUE }` yields VALUE into every stream open at that step (`null` for
+  /// `Void`), and `close: ENDPOINT` finishes them.
+  public static func stream<Value: Decodable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable () async -> AsyncStream<Value>> & Sendable
+  ) -> Stub {
+    stream(name, of: Value.self, convert: { $0 }) { dependencies, open in dependencies[keyPath: keyPath] = { open() } }
+  }
+
+  /// The same, for a closure that is not `async`: `@Sendable () -> AsyncStream<Value>`.
+  public static func stream<Value: Decodable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable () -> AsyncStream<Value>> & Sendable
+  ) -> Stub {
+    stream(name, of: Value.self, convert: { $0 }) { dependencies, open in dependencies[keyPath: keyPath] = open }
+  }
+
+  /// A stream stub for `@Sendable () async -> AsyncStream<Void>`: `emit:` writes `null`.
+  public static func stream(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable () async -> AsyncStream<Void>> & Sendable
+  ) -> Stub {
+    stream(name, of: Nothing.self, convert: { _ in () }) { dependencies, open in
+      dependencies[keyPath: keyPath] = { open() }
+    }
+  }
+
+  /// A stream stub for `@Sendable () -> AsyncStream<Void>`: `emit:` writes `null`.
+  public static func stream(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable () -> AsyncStream<Void>> & Sendable
+  ) -> Stub {
+    stream(name, of: Nothing.self, convert: { _ in () }) { dependencies, open in dependencies[keyPath: keyPath] = open }
+  }
+
+  /// A stream stub for any closure shape: `install` puts a closure into the dependencies that
+  /// returns what `open()` returns, a new open stream whose elements the spec's `emit:` steps
+  /// give (decoded as `Written`, then converted).
+  public static func stream<Written: Decodable & Sendable, Element: Sendable>(
+    _ name: String, of written: Written.Type, convert: @escaping @Sendable (Written) -> Element,
+    install: @escaping @Sendable (_ dependencies: inout DependencyValues, _ open: @escaping @Sendable () -> AsyncStream<Element>) -> Void
+  ) -> Stub {
+    let shape = "a stream: `{ stream: open }`; `emit: { \(name): \(typeName(Written.self) == "Nothing" ? "null" : typeName(Written.self)) }` yields a value"
+    let configure: @Sendable (YAMLNode, StubContext) throws -> ConfiguredStub = { node, _ in
+      guard let mapping = node.mapping, mapping.count == 1, let value = mapping["stream"],
+        value.scalar?.value == "open", value.scalar?.style == .plain
+      else {
+        if let mapping = node.mapping, let entry = mapping.entries.first(where: { $0.name != "stream" }) {
+          throw YAMLError(
+            "unknown key `\(entry.name)` in the stub of `\(name)`" + Suggestion.hint(for: entry.name, in: ["stream"])
+              + "; a stream is stubbed `{ stream: open }`", at: entry.key)
+        }
+        throw YAMLError(
+          "`\(name)` returns a stream: stub it `{ stream: open }`, found \(node.foundDescription)", at: node)
+      }
+      let streams = OpenStreams<Element>()
+      return ConfiguredStub(
+        install: { install(&$0, streams.open) }, emit: { streams.yield(convert($0 as! Written)) },
+        close: streams.finish)
+    }
+    let unstubbed: @Sendable () -> AsyncStream<Element> = {
+      reportIssue(
+        "`\(name)` was called, but the scenario does not stub it: add `\(name): { stream: open }` to its `dependencies:`")
+      return AsyncStream { $0.finish() }
+    }
+    return Stub(
+      name: name, shape: shape, configure: configure,
+      installUnstubbed: { dependencies, _ in install(&dependencies, unstubbed) },
+      emission: { node, decoder in
+        var decoder = decoder
+        decoder.rootName = "`\(name)`"
+        return try decoder.decode(Written.self, from: node)
+      })
+  }
+}
+
+/// The streams of one stream stub in one scenario that are still open.
+private final class OpenStreams<Element: Sendable>: Sendable {
+  private let continuations = LockIsolated<[Int: AsyncStream<Element>.Continuation]>([:])
+  private let counter = LockIsolated(0)
+
+  @Sendable func open() -> AsyncStream<Element> {
+    let (stream, continuation) = AsyncStream<Element>.makeStream()
+    let id = counter.withValue { count in
+      defer { count += 1 }
+      return count
+    }
+    continuations.withValue { $0[id] = continuation }
+    continuation.onTermination = { [weak self] _ in self?.continuations.withValue { $0[id] = nil } }
+    return stream
+  }
+
+  @Sendable func yield(_ element: Element) {
+    for (_, continuation) in continuations.value.sorted(by: { $0.key < $1.key }) { continuation.yield(element) }
+  }
+
+  @Sendable func finish() {
+    let open = continuations.withValue { continuations in
+      defer { continuations.removeAll() }
+      return continuations
+    }
+    for (_, continuation) in open { continuation.finish() }
   }
 }

@@ -1,4 +1,5 @@
 import Clocks
+import ConcurrencyExtras
 import Dependencies
 import Foundation
 import IssueReporting
@@ -25,6 +26,16 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     case skipReceivedActions(strict: Bool)
     case skipInFlightEffects(strict: Bool)
     case finish
+    /// `finish: NAME`: waits for the effects of the named `send`.
+    case finishTask(String)
+    /// `cancel: NAME`: cancels the effects of the named `send`.
+    case cancel(String)
+    /// `assert:`: its assignments are the context's `state`.
+    case assert
+    case emit([Emission])
+    /// `close:`: the stream endpoints whose streams end.
+    case close([String])
+    case exhaustivity(Exhaustivity)
   }
 
   package let scenario: ScenarioSpec
@@ -110,8 +121,10 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     steps.reserveCapacity(scenario.steps.count)
     contexts.reserveCapacity(scenario.steps.count)
     let caseNames = CodingKeyProbe.keys(of: Action.self)
+    // The stubs in force at each step, for `emit:` and `close:`.
+    var stubbed = Set(entries.map(\.name))
     for spec in scenario.steps {
-      let assignments = spec.state.flatMap { node in attempt { try memo.assignments(node) } }
+      var stepAssignments = spec.state.flatMap { node in attempt { try memo.assignments(node) } }
       let step: Step?
       switch spec.kind {
       case .send(let node):
@@ -162,10 +175,39 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
         step = .skipInFlightEffects(strict: strict)
       case .finish:
         step = .finish
+      case .finishTask(let name):
+        step = .finishTask(name)
+      case .cancel(let name):
+        step = .cancel(name)
+      case .assert(let node):
+        stepAssignments = attempt { try memo.assignments(node) }
+        step = stepAssignments == nil ? nil : .assert
+      case .emit(let entries):
+        var emissions: [Emission] = []
+        for entry in entries {
+          guard let stub = attempt({ try streamStub(entry.key, named: entry.name, in: feature, stubbed: stubbed, for: "emit into") }),
+            let emission = stub.emission, let value = attempt({ try emission(entry.value, decoder) })
+          else { continue }
+          emissions.append(Emission(name: entry.name, value: value))
+        }
+        step = emissions.count == entries.count ? .emit(emissions) : nil
+      case .close(let nodes):
+        let names = nodes.compactMap { node -> String? in
+          guard let name = node.scalar?.value,
+            attempt({ try streamStub(node, named: name, in: feature, stubbed: stubbed, for: "close") }) != nil
+          else { return nil }
+          return name
+        }
+        step = names.count == nodes.count ? .close(names) : nil
+      case .exhaustivity(let exhaustivity):
+        step = .exhaustivity(exhaustivity)
+      }
+      if case .dependencies(let stepEntries) = spec.kind {
+        stubbed.formUnion(stepEntries.map(\.name))
       }
       if let step {
         steps.append(step)
-        contexts.append(StepContext(spec: spec, state: assignments))
+        contexts.append(StepContext(spec: spec, state: stepAssignments))
       }
     }
     guard errors.isEmpty else { return .errors(errors) }
@@ -174,6 +216,30 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
         scenario: scenario, feature: feature, initialState: state, reducer: reducer, steps: steps, contexts: contexts,
         stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, usesImmediateClock: usesImmediateClock,
         decoder: decoder))
+  }
+
+  /// The stub of a stream endpoint that `emit:` or `close:` names, stubbed by the scenario.
+  private static func streamStub(
+    _ key: YAMLNode, named name: String, in feature: Feature, stubbed: Set<String>, for verb: String
+  ) throws -> Stub {
+    let streams = feature.allStubs.filter { $0.emission != nil }.map(\.name)
+    guard let stub = feature.allStubs.first(where: { $0.name == name }), stub.emission != nil else {
+      let known = feature.allStubs.contains { $0.name == name }
+      throw YAMLError(
+        (known
+          ? "cannot \(verb) `\(name)`: it is not a stream (a stream endpoint returns an `AsyncStream`, is registered with `.stream(…)`, and is stubbed `{ stream: open }`)"
+          : "unknown stream `\(name)` for \(feature.name)" + Suggestion.hint(for: name, in: streams))
+          + (streams.isEmpty
+            ? "; \(feature.name) has no stream endpoints"
+            : "; the streams of \(feature.name) are " + streams.map { "`\($0)`" }.joined(separator: ", ")),
+        at: key)
+    }
+    guard stubbed.contains(name) else {
+      throw YAMLError(
+        "cannot \(verb) `\(name)`: the scenario does not stub it; add `\(name): { stream: open }` to its `dependencies:`",
+        at: key)
+    }
+    return stub
   }
 
   private static func clockIsImmediate(_ node: YAMLNode) throws -> Bool {
@@ -258,8 +324,10 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     }
     let (store, testClock, context) = (made.store, made.testClock, made.context)
     var configured = made.configured
-    store.exhaustivity = scenario.isExhaustive ? .on : .off
+    store.exhaustivity = scenario.exhaustivity
     let check = StateCheck<State>(decoder: decoder)
+    // The tasks that `as:` named, for `cancel:` and `finish:`.
+    var tasks: [String: TestStoreTask] = [:]
     func expecting(_ assignments: [StateAssignment]?) -> StateExpectation<State>? {
       guard let assignments else { return nil }
       return StateExpectation { start, actual in
@@ -280,8 +348,9 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       let column = UInt(at.column)
       switch steps[index] {
       case .send(let action):
-        await store.send(
+        let task = await store.send(
           action, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line, column: column)
+        if let name = contexts[index].spec.taskName { tasks[name] = task }
       case .receive(let action):
         await store.receive(
           action, timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
@@ -310,6 +379,26 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
         await store.skipInFlightEffects(strict: strict, fileID: fileID, file: fileID, line: line, column: column)
       case .finish:
         await store.finish(timeout: contexts[index].spec.timeout, fileID: fileID, file: fileID, line: line, column: column)
+      case .finishTask(let name):
+        await tasks[name]?.finish(
+          timeout: contexts[index].spec.timeout, fileID: fileID, file: fileID, line: line, column: column)
+      case .cancel(let name):
+        await tasks[name]?.cancel()
+      case .assert:
+        let assignments = contexts[index].state ?? []
+        store.assert(
+          { [store] state in
+            do {
+              state = try check.expected(start: state, actual: store.state, assignments: assignments)
+            } catch let error as YAMLError {
+              throw AssignmentError(error: error)
+            }
+          }, fileID: fileID, file: fileID, line: line, column: column)
+      case .emit, .close:
+        performStreamStep(steps[index], configured: configured)
+        await Task.megaYield()
+      case .exhaustivity(let exhaustivity):
+        store.exhaustivity = exhaustivity
       }
     }
     // The end of the scenario: actions left unreceived, effects still running.
@@ -319,6 +408,21 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       for failure in stub.finish() {
         collector.record(failure.message, at: failure.node.location ?? entry.key.location ?? location)
       }
+    }
+  }
+
+  /// `emit:` and `close:`: yields into (or finishes) the open streams of the stubs the step
+  /// names, as configured last.
+  package func performStreamStep(_ step: Step, configured: [(entry: StubEntry, stub: ConfiguredStub)]) {
+    switch step {
+    case .emit(let emissions):
+      for emission in emissions {
+        configured.last(where: { $0.entry.name == emission.name })?.stub.emit?(emission.value)
+      }
+    case .close(let names):
+      for name in names { configured.last(where: { $0.entry.name == name })?.stub.close?() }
+    default:
+      break
     }
   }
 
@@ -344,6 +448,12 @@ extension YAMLNode {
       return false
     }
   }
+}
+
+/// A value for `emit:`, decoded for its stream endpoint.
+package struct Emission: @unchecked Sendable {
+  package var name: String
+  package var value: any Sendable
 }
 
 /// What a bound step needs besides its action: its spec (its location, its timeout) and its

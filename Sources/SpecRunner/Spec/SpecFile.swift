@@ -1,3 +1,4 @@
+import ReducerCore
 import SpecYAML
 
 /// A spec file, read and checked against the format (but not yet against its feature):
@@ -33,7 +34,11 @@ package struct ScenarioSpec: Sendable {
   package var location: FileLocation
   var tags: [String]
   package var skip: String?
-  package var isExhaustive: Bool
+  /// The scenario's `exhaustivity:` (`on` unless written); a step's `exhaustivity:` changes it
+  /// from that step on.
+  package var exhaustivity: Exhaustivity
+  /// Whether the scenario starts exhaustive.
+  package var isExhaustive: Bool { exhaustivity == .on }
   var initialState: YAMLNode?
   var dependencies: [StubEntry]
   package var steps: [StepSpec]
@@ -51,6 +56,10 @@ package struct StepSpec: Sendable {
   /// The `timeout:`, for `receive` and `finish`.
   package var timeout: Duration?
   var note: String?
+  /// The `as:` name of a `send`'s task, for `cancel:` and `finish:`.
+  package var taskName: String?
+  /// The name that a `cancel:` or `finish:` step gives, where it is written.
+  var taskNameNode: YAMLNode?
 
   package var location: FileLocation {
     source.map { FileLocation(file: $0.path, line: start.line, column: start.column) }
@@ -91,6 +100,18 @@ enum StepKind: Sendable {
   case skipReceivedActions(strict: Bool)
   case skipInFlightEffects(strict: Bool)
   case finish
+  /// `finish: NAME`: waits for the effects of the `send` named NAME (`TestStoreTask.finish()`).
+  case finishTask(String)
+  /// `cancel: NAME`: cancels the effects of the `send` named NAME (`TestStoreTask.cancel()`).
+  case cancel(String)
+  /// `assert: ASSIGNMENTS`: checks the current state (`TestStore.assert`).
+  case assert(YAMLNode)
+  /// `emit: { ENDPOINT: VALUE, … }`: yields each value into the open streams of its endpoint.
+  case emit([StubEntry])
+  /// `close: ENDPOINT` (or a list): finishes the open streams of the endpoints.
+  case close([YAMLNode])
+  /// `exhaustivity:` from this step on.
+  case exhaustivity(Exhaustivity)
 
   /// The step's key in the file.
   var keyword: String {
@@ -101,7 +122,12 @@ enum StepKind: Sendable {
     case .dependencies: "dependencies"
     case .skipReceivedActions: "skipReceivedActions"
     case .skipInFlightEffects: "skipInFlightEffects"
-    case .finish: "finish"
+    case .finish, .finishTask: "finish"
+    case .cancel: "cancel"
+    case .assert: "assert"
+    case .emit: "emit"
+    case .close: "close"
+    case .exhaustivity: "exhaustivity"
     }
   }
 }

@@ -1,3 +1,4 @@
+import ReducerCore
 import SpecYAML
 
 /// Reads a parsed spec file into a ``SpecFile``, checking it against the format: the keys
@@ -14,9 +15,10 @@ package struct SpecParser {
     "name", "description", "tags", "skip", "exhaustivity", "initialState", "dependencies", "examples", "steps",
   ]
   package static let stepKinds = [
-    "send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish",
+    "send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish", "assert",
+    "cancel", "emit", "close", "exhaustivity",
   ]
-  static let stepModifiers = ["state", "timeout", "note"]
+  static let stepModifiers = ["state", "as", "timeout", "note"]
   static let stepKeys = stepKinds + stepModifiers
 
   let path: String
@@ -162,16 +164,9 @@ package struct SpecParser {
       tags.append(tag)
     }
     let skip = t.lookup("skip", in: ref).flatMap { string(t, $0.value, for: "skip") }
-    var isExhaustive = true
-    if let node = t.lookup("exhaustivity", in: ref)?.value {
-      let plain = t.kind(node) == .scalar && t.nodes[node].style == .plain
-      if plain && t.scalar(node, equals: "on") {
-        isExhaustive = true
-      } else if plain && t.scalar(node, equals: "off") {
-        isExhaustive = false
-      } else {
-        fail("`exhaustivity` is `on` or `off`, found \(t.foundDescription(node))", t, node)
-      }
+    var exhaustivity = Exhaustivity.on
+    if let node = t.lookup("exhaustivity", in: ref)?.value, let value = self.exhaustivity(t, node) {
+      exhaustivity = value
     }
     _ = t.lookup("description", in: ref).flatMap { string(t, $0.value, for: "description") }
     let initialState = t.lookup("initialState", in: ref).flatMap { assignments(t, $0.value, for: "initialState") }
@@ -191,11 +186,12 @@ package struct SpecParser {
     } else if name != nil {
       fail("missing key `steps` in scenario `\(name!)`", t, ref)
     }
+    checkTaskNames(steps)
     guard let name else { return nil }
     return ScenarioSpec(
       id: id, name: name,
       location: location ?? FileLocation(file: path, line: 0, column: 0),
-      tags: tags, skip: skip, isExhaustive: isExhaustive, initialState: initialState,
+      tags: tags, skip: skip, exhaustivity: exhaustivity, initialState: initialState,
       dependencies: dependencies, steps: steps)
   }
 
@@ -219,6 +215,7 @@ package struct SpecParser {
     var stateKey = -1
     var timeoutKey = -1
     var noteKey = -1
+    var asKey = -1
     var key = t.nodes[ref].first
     while key != Tape.none {
       let keyRef = Int(key)
@@ -229,6 +226,8 @@ package struct SpecParser {
         timeoutKey = keyRef
       } else if t.scalar(keyRef, equals: "note") {
         noteKey = keyRef
+      } else if t.scalar(keyRef, equals: "as") {
+        asKey = keyRef
       } else {
         let name = t.string(keyRef)
         if Self.stepKinds.contains(name) {
@@ -262,7 +261,8 @@ package struct SpecParser {
     let kind: StepKind
     switch kindName {
     case "send":
-      kind = .send(SpecValue(t, value))
+      guard let action = action(t, value) else { return nil }
+      kind = .send(action)
     case "receive":
       if t.kind(value) == .scalar, t.nodes[value].style == .plain, case let text = t.string(value),
         text.hasPrefix(".")
@@ -274,7 +274,8 @@ package struct SpecParser {
         }
         kind = .receiveCase(components, SpecValue(t, value))
       } else {
-        kind = .receive(SpecValue(t, value))
+        guard let action = action(t, value) else { return nil }
+        kind = .receive(action)
       }
     case "advance":
       guard let duration = duration(t, value, for: "advance") else { return nil }
@@ -284,14 +285,49 @@ package struct SpecParser {
     case "skipReceivedActions", "skipInFlightEffects":
       guard let strict = flag(t, value, for: kindName) else { return nil }
       kind = kindName == "skipReceivedActions" ? .skipReceivedActions(strict: strict) : .skipInFlightEffects(strict: strict)
+    case "cancel":
+      guard let name = taskName(t, value, for: "cancel") else { return nil }
+      kind = .cancel(name)
+    case "assert":
+      guard let assignments = assignments(t, value, for: "assert") else { return nil }
+      kind = .assert(assignments)
+    case "emit":
+      guard t.kind(value) == .mapping, t.nodes[value].count > 0 else {
+        fail(
+          "`emit` takes a mapping of stream endpoints to the values they yield (`emit: { ENDPOINT: VALUE }`), found "
+            + t.foundDescription(value), t, value)
+        return nil
+      }
+      kind = .emit(stubs(t, value))
+    case "close":
+      var names: [YAMLNode] = []
+      if t.kind(value) == .sequence, t.nodes[value].count > 0 {
+        names = t.node(at: value).sequence ?? []
+      } else {
+        names = [t.node(at: value)]
+      }
+      for name in names where name.scalar == nil || name.isNull {
+        fail(
+          "`close` takes the name of a stream endpoint (or a list of them), found \(name.foundDescription)", at: name)
+        return nil
+      }
+      kind = .close(names)
+    case "exhaustivity":
+      guard let exhaustivity = exhaustivity(t, value) else { return nil }
+      kind = .exhaustivity(exhaustivity)
     default:
       let isTrue = t.kind(value) == .scalar && t.nodes[value].style == .plain && t.scalar(value, equals: "true")
-      if !(t.isNull(value) || isTrue) {
+      if t.isNull(value) || isTrue {
+        kind = .finish
+      } else if t.kind(value) == .scalar, t.nodes[value].style == .plain, !t.scalar(value, equals: "false") {
+        guard let name = taskName(t, value, for: "finish") else { return nil }
+        kind = .finishTask(name)
+      } else {
         fail(
-          "`finish` takes no value (write `finish: true`, with `timeout:` beside it if needed), found \(t.foundDescription(value))",
+          "`finish` takes `true` (every effect) or the name that `as:` gave a `send` (write `finish: true`, with `timeout:` beside it if needed), found \(t.foundDescription(value))",
           t, value)
+        return nil
       }
-      kind = .finish
     }
     var state: YAMLNode?
     if stateKey >= 0 {
@@ -312,8 +348,86 @@ package struct SpecParser {
       }
     }
     let note = noteKey >= 0 ? string(t, Int(t.nodes[noteKey].next), for: "note") : nil
-    return StepSpec(
+    var taskName: String?
+    if asKey >= 0 {
+      if kindName == "send" {
+        taskName = self.taskName(t, Int(t.nodes[asKey].next), for: "as")
+      } else {
+        fail("`as` goes with `send` (it names the effects the send starts), not with `\(kindName)`", t, asKey)
+      }
+    }
+    var spec = StepSpec(
       source: t.source(ref), start: t.nodes[ref].start, kind: kind, state: state, timeout: timeout, note: note)
+    spec.taskName = taskName
+    if case .finishTask = kind { spec.taskNameNode = t.node(at: value) }
+    if case .cancel = kind { spec.taskNameNode = t.node(at: value) }
+    return spec
+  }
+
+  /// An action of `send:` or `receive:`, with its path keys expanded (``ActionPath``).
+  private mutating func action(_ t: Tape, _ ref: Int) -> SpecValue? {
+    guard ActionPath.needsExpansion(t, ref) else { return SpecValue(t, ref) }
+    do {
+      let expanded = Tape(flattening: try ActionPath.expand(t.node(at: ref)))
+      return SpecValue(expanded, expanded.root)
+    } catch let error as YAMLError {
+      record(error)
+      return nil
+    } catch {
+      fail("\(error)", t, ref)
+      return nil
+    }
+  }
+
+  /// The name of a task, for `as`, `cancel` and `finish`: a word.
+  private mutating func taskName(_ t: Tape, _ ref: Int, for key: String) -> String? {
+    guard t.kind(ref) == .scalar, !t.isNull(ref), case let name = t.string(ref), !name.isEmpty,
+      !name.contains(where: { $0.isWhitespace })
+    else {
+      fail(
+        "expected a name for `\(key)` (a word, such as `timer`, that `as:` gives a `send`), found \(t.foundDescription(ref))",
+        t, ref)
+      return nil
+    }
+    return name
+  }
+
+  /// `on`, `off`, or `{ off: { showSkippedAssertions: BOOL } }`.
+  private mutating func exhaustivity(_ t: Tape, _ node: Int) -> Exhaustivity? {
+    func isPlain(_ ref: Int) -> Bool { t.kind(ref) == .scalar && t.nodes[ref].style == .plain }
+    if isPlain(node), t.scalar(node, equals: "on") { return .on }
+    if isPlain(node), t.scalar(node, equals: "off") { return .off(showSkippedAssertions: false) }
+    if t.kind(node) == .mapping, t.nodes[node].count == 1, let off = t.lookup("off", in: node)?.value,
+      t.kind(off) == .mapping, t.nodes[off].count == 1,
+      let show = t.lookup("showSkippedAssertions", in: off)?.value, isPlain(show),
+      t.scalar(show, equals: "true") || t.scalar(show, equals: "false")
+    {
+      return .off(showSkippedAssertions: t.scalar(show, equals: "true"))
+    }
+    fail(
+      "`exhaustivity` is `on`, `off` or `{ off: { showSkippedAssertions: true } }`, found \(t.foundDescription(node))",
+      t, node)
+    return nil
+  }
+
+  /// `cancel: NAME` and `finish: NAME` name a task that an earlier `send` named with `as:`.
+  private mutating func checkTaskNames(_ steps: [StepSpec]) {
+    var given: [String] = []
+    for step in steps {
+      let used: (key: String, name: String)?
+      switch step.kind {
+      case .cancel(let name): used = ("cancel", name)
+      case .finishTask(let name): used = ("finish", name)
+      default: used = nil
+      }
+      if let used, !given.contains(used.name), let node = step.taskNameNode {
+        fail(
+          "`\(used.key): \(used.name)` names no task: no earlier `send` has `as: \(used.name)`"
+            + (given.isEmpty ? "" : Suggestion.hint(for: used.name, in: given)),
+          at: node)
+      }
+      if let name = step.taskName, !given.contains(name) { given.append(name) }
+    }
   }
 
   /// The key nodes of a mapping with their texts, in order.

@@ -1,3 +1,4 @@
+import Foundation
 import SpecYAML
 
 /// One line of a `state:` or `initialState:` mapping: a path and the value it gets.
@@ -160,6 +161,85 @@ public struct StateAssignment: Sendable {
         throw fail("`\(holder)` is nil, not a dictionary", at: index)
       }
       throw fail("`\(holder)` is \(node.foundDescription), not a dictionary", at: index)
+    case (.id(let id), .sequence(var elements)):
+      try apply(id: id, to: &elements, holder: holder, at: index)
+      node.content = .sequence(elements)
+    case (.id, _):
+      if node.isNull {
+        throw fail("`\(holder)` is nil, not a list of identified elements", at: index)
+      }
+      throw fail("`\(holder)` is \(node.foundDescription), not a list of identified elements", at: index)
     }
+  }
+
+  // MARK: Identified elements
+
+  /// `[id=ID]` on a list: the element whose `id` is ID. In a list of `{ id: ID, state: S }`
+  /// pairs (a navigation stack), the path goes on inside `state`, and assigning a whole element
+  /// at an id that is not there appends `{ id: ID, state: VALUE }`.
+  private func apply(id: String, to elements: inout [YAMLNode], holder: String, at index: Int) throws {
+    let isLast = index == path.components.count - 1
+    if let position = elements.firstIndex(where: { Self.id(of: $0).map { Self.ids(id, $0) } ?? false }) {
+      guard Self.isPair(elements[position]), var pair = elements[position].mapping,
+        let state = pair.position(of: "state")
+      else {
+        try apply(to: &elements[position], from: index + 1)
+        return
+      }
+      var child = pair.entries[state].value
+      try apply(to: &child, from: index + 1)
+      pair.set(key: pair.entries[state].key, value: child)
+      elements[position].content = .mapping(pair)
+      return
+    }
+    // A stack (a list of pairs; an empty list unless the value is an element with an `id`)
+    // gets the element appended, as `$0.path[id: 0] = …` does in a TCA test.
+    let isStack =
+      elements.isEmpty ? !(value.mapping.map { $0["id"] != nil } ?? false) : elements.allSatisfy(Self.isPair)
+    if isLast, isStack {
+      let mark = Self.mark(in: key, at: path.offsets[index])
+      func located(_ content: YAMLNode.Content) -> YAMLNode {
+        YAMLNode(content, start: mark, end: mark, source: key.source)
+      }
+      var pair = YAMLNode.Mapping()
+      pair.set(key: located(.scalar(.init("id"))), value: located(.scalar(.init(id))))
+      pair.set(key: located(.scalar(.init("state"))), value: value)
+      elements.append(located(.mapping(pair)))
+      return
+    }
+    let written = UUID.fromInteger(id) != nil
+    let ids = elements.compactMap { Self.id(of: $0) }.map { actual in
+      written ? (UUID(uuidString: actual)?.integerForm.map { String($0) } ?? actual) : actual
+    }
+    var message = "`\(holder)` has no element with id \(id)"
+    if elements.isEmpty {
+      message += ": it is empty"
+    } else if ids.isEmpty {
+      message += ": its elements have no `id`"
+    } else {
+      message += "; its ids are " + ids.joined(separator: ", ")
+    }
+    if isLast { message += " (to add an element, assign the whole `\(holder)`)" }
+    throw fail(message, at: index)
+  }
+
+  /// The text of an element's `id`, when it is a mapping with a scalar `id`.
+  private static func id(of element: YAMLNode) -> String? {
+    element.mapping?["id"]?.scalar?.value
+  }
+
+  /// Whether a written id is an element's id: the same text, or the same UUID (an integer N
+  /// standing for `UUID(N)`).
+  private static func ids(_ written: String, _ actual: String) -> Bool {
+    if written == actual { return true }
+    func uuid(_ text: String) -> UUID? { UUID.fromInteger(text) ?? UUID(uuidString: text) }
+    guard let left = uuid(written), let right = uuid(actual) else { return false }
+    return left == right
+  }
+
+  /// `{ id: ID, state: S }`: an element of a navigation stack.
+  private static func isPair(_ element: YAMLNode) -> Bool {
+    guard let mapping = element.mapping, mapping.count == 2 else { return false }
+    return mapping["id"] != nil && mapping["state"] != nil
   }
 }

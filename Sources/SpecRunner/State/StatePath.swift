@@ -1,7 +1,7 @@
 import SpecYAML
 
 /// The left-hand side of a state assignment: `count`, `repositories[0].stars`,
-/// `scores["blob"]`, `login.email`, or `self`.
+/// `scores["blob"]`, `todos[id=0].isComplete`, `login.email`, or `self`.
 ///
 /// Paths read like the Swift they stand for: `repositories[0].stars: 5` is
 /// `$0.repositories[0].stars = 5`.
@@ -14,6 +14,9 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible {
     case index(Int)
     /// `["blob"]`: a value of a dictionary.
     case key(String)
+    /// `[id=3]`: the element of a list whose `id` is 3 (an `IdentifiedArray`, a stack). For a
+    /// list of `{ id: ID, state: S }` pairs, the path goes on inside the element's `state`.
+    case id(String)
   }
 
   /// The steps; empty for `self`.
@@ -85,9 +88,42 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible {
         components.append(.field(try identifier()))
       case "[":
         index += 1
-        guard index < characters.count else { throw fail("expected an index or a quoted key after `[`", at: start) }
+        guard index < characters.count else { throw fail("expected an index, `id=ID` or a quoted key after `[`", at: start) }
         let quote = characters[index]
-        if quote == "\"" || quote == "'" {
+        if index + 2 < characters.count, characters[index] == "i", characters[index + 1] == "d",
+          characters[index + 2] == "="
+        {
+          // `[id=ID]`: ID is a quoted string, or the text up to `]`.
+          index += 3
+          var id = String.UnicodeScalarView()
+          if index < characters.count, characters[index] == "\"" || characters[index] == "'" {
+            let idQuote = characters[index]
+            index += 1
+            var closed = false
+            while index < characters.count {
+              let character = characters[index]
+              index += 1
+              if character == idQuote {
+                closed = true
+                break
+              }
+              id.append(character)
+            }
+            guard closed else { throw fail("the id's quote is not closed", at: start + 4) }
+          } else {
+            while index < characters.count, characters[index] != "]", characters[index] != " " {
+              id.append(characters[index])
+              index += 1
+            }
+            guard !id.isEmpty else { throw fail("expected an id after `[id=`, such as `[id=0]`", at: start + 4) }
+          }
+          guard index < characters.count, characters[index] == "]" else {
+            throw fail("expected `]` after the id", at: index)
+          }
+          index += 1
+          offsets.append(start)
+          components.append(.id(String(id)))
+        } else if quote == "\"" || quote == "'" {
           index += 1
           var key = String.UnicodeScalarView()
           var closed = false
@@ -124,7 +160,7 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible {
             index += 1
           }
           guard digits > 0 else {
-            throw fail("expected an index or a quoted key after `[`", at: start + 1)
+            throw fail("expected an index, `id=ID` or a quoted key after `[`", at: start + 1)
           }
           guard index < characters.count, characters[index] == "]" else {
             throw fail("expected `]` after the index", at: index)
@@ -176,6 +212,7 @@ public struct StatePath: Sendable, Hashable, CustomStringConvertible {
       case .field(let name): out += out.isEmpty ? name : "." + name
       case .index(let index): out += "[\(index)]"
       case .key(let key): out += "[" + quotedForMessage(key) + "]"
+      case .id(let id): out += "[id=\(id)]"
       }
     }
     return out
