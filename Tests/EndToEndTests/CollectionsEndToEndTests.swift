@@ -12,7 +12,7 @@ import Testing
       ReducerSpecEndToEndTests.readable(run.stdout) == #"""
         Tests/Fixtures/checklist/failing.yaml
           ✗ A wrong item is asserted (TIME)
-            Tests/Fixtures/checklist/failing.yaml:11:9: error: A state change does not match expectation: …
+            Tests/Fixtures/checklist/failing.yaml:11:9: error: A state change does not match expectation.
                   - send:
                     ^
 
@@ -42,7 +42,7 @@ import Testing
                   - send:
                     ^
           ✗ A screen that is never left (TIME)
-            Tests/Fixtures/checklist/failing.yaml:25:9: error: An effect returned for this action is still running. It must complete before the end of the test. …
+            Tests/Fixtures/checklist/failing.yaml:25:9: error: An effect returned for this action is still running. It must complete before the end of the test.
                   - send: onAppear
                     ^
 
