@@ -97,7 +97,7 @@ private enum StackElementIDGeneratorKey: DependencyKey {
 /// state.path[id: 0]?.contact.name = "Blob"
 /// ```
 ///
-/// `Codable` as the list of elements (decoding appends them, with fresh ids).
+/// `Codable` as the list of its elements with their ids: `[{ id: 0, state: … }, …]`.
 public struct StackState<Element> {
   private var _ids: [StackElementID] = []
   private var elements: [Element] = []
@@ -211,15 +211,39 @@ extension StackState: Hashable where Element: Hashable {
 
 extension StackState: Sendable where Element: Sendable {}
 
+/// One element of a stack in its `Codable` form: `{ id: 0, state: … }`.
+private struct StackEntry<Element> {
+  var id: StackElementID
+  var state: Element
+}
+
+extension StackEntry: Decodable where Element: Decodable {}
+extension StackEntry: Encodable where Element: Encodable {}
+
 extension StackState: Decodable where Element: Decodable {
+  /// Decodes the list of `{ id: ID, state: STATE }` that ``encode(to:)`` writes, keeping the
+  /// ids: the ids the `stackElementID` dependency hands out next come after them. An id
+  /// given twice is a decoding error.
   public init(from decoder: any Decoder) throws {
-    self.init(try [Element](from: decoder))
+    self.init()
+    @Dependency(\.stackElementID) var stackElementID
+    for entry in try [StackEntry<Element>](from: decoder) {
+      guard !_ids.contains(entry.id) else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(
+            codingPath: decoder.codingPath, debugDescription: "the stack has two elements with the id \(entry.id.generation)"))
+      }
+      append(entry.state, id: entry.id)
+      stackElementID.skip(past: entry.id)
+    }
   }
 }
 
 extension StackState: Encodable where Element: Encodable {
+  /// Encodes the elements with their ids, as a list of `{ id: ID, state: STATE }` (a spec's
+  /// `path[id=1].contact.name` names an element by its id, as `path[id: 1]` does in Swift).
   public func encode(to encoder: any Encoder) throws {
-    try elements.encode(to: encoder)
+    try zip(_ids, elements).map { StackEntry(id: $0, state: $1) }.encode(to: encoder)
   }
 }
 

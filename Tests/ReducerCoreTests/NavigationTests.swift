@@ -397,10 +397,20 @@ import Testing
     #expect(String(decoding: try encoder.encode(push), as: UTF8.self) == #"{"push":{"id":0,"state":7}}"#)
 
     try withDependencies { $0.stackElementID = .incrementing } operation: {
-      let path = try decoder.decode(StackState<Int>.self, from: Data("[3,4]".utf8))
-      #expect(path.ids == [0, 1])
+      let text = #"[{"id":0,"state":3},{"id":2,"state":4}]"#
+      var path = try decoder.decode(StackState<Int>.self, from: Data(text.utf8))
+      #expect(path.ids == [0, 2])
       #expect(Array(path) == [3, 4])
-      #expect(String(decoding: try encoder.encode(path), as: UTF8.self) == "[3,4]")
+      #expect(String(decoding: try encoder.encode(path), as: UTF8.self) == text)
+      // The next id comes after the decoded ones.
+      path.append(5)
+      #expect(path.ids == [0, 2, 3])
+      #expect {
+        try decoder.decode(StackState<Int>.self, from: Data(#"[{"id":1,"state":3},{"id":1,"state":4}]"#.utf8))
+      } throws: { error in
+        guard case DecodingError.dataCorrupted(let context) = error else { return false }
+        return context.debugDescription == "the stack has two elements with the id 1"
+      }
     }
   }
 
