@@ -38,9 +38,9 @@ import Testing
 
             (Expected: −, Actual: +)
           ✗ An item that is not there (TIME)
-            Tests/Fixtures/checklist/failing.yaml:18:9: error: Threw error: cannot set `items[id=3].isDone`: `items` has no element with id 3; its ids are 0, 1 (at 21:16)
-                  - send:
-                    ^
+            Tests/Fixtures/checklist/failing.yaml:21:16: error: cannot set `items[id=3].isDone`: `items` has no element with id 3; its ids are 0, 1
+                      items[id=3].isDone: true
+                           ^
           ✗ A screen that is never left (TIME)
             Tests/Fixtures/checklist/failing.yaml:25:9: error: An effect returned for this action is still running. It must complete before the end of the test.
                   - send: onAppear

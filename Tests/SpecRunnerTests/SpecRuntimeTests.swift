@@ -121,7 +121,7 @@ import Testing
     #expect(run.loaded.errors.isEmpty, "\(run.loaded.errors)")
     #expect(
       failures(run.results.first, in: run.file) == [
-        "spec.yaml:5:9: Threw error: cannot set `results[3]`: index 3 is out of range; `results` has 0 elements (at 7:18)"
+        "spec.yaml:7:18: cannot set `results[3]`: index 3 is out of range; `results` has 0 elements"
       ])
   }
 
