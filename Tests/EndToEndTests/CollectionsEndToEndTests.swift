@@ -84,6 +84,9 @@ import Testing
           ✓ A timer runs until it is cancelled (TIME)
           ✓ A timer stopped by an action (TIME)
           ✓ Only what is asserted counts (TIME)
+            Tests/Fixtures/checklist/passing.yaml:81:9: note: Skipped receiving Checklist.Action.tick
+            Tests/Fixtures/checklist/passing.yaml:81:9: note: Skipped receiving Checklist.Action.tick
+            Tests/Fixtures/checklist/passing.yaml:81:9: note: Skipped receiving Checklist.Action.tick
 
         3 files could not run.
         6 passed, 3 failed, 0 skipped

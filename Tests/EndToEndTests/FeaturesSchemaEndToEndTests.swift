@@ -207,7 +207,7 @@ import Testing
     #expect(run.stdout == "")
     #expect(
       run.stderr
-        == "Error: unknown feature `Taly`; did you mean `Tally`?; the registered features are `Checklist`, `Forever`, `Stamper`, `Tally`, `Trapper`\n"
+        == "Error: unknown feature `Taly`; did you mean `Tally`?; the registered features are `Checklist`, `Forever`, `Roster`, `Stamper`, `Tally`, `Trapper`\n"
     )
   }
 

@@ -114,4 +114,5 @@ public let fixtureFeatures: [Feature] = [
   Feature("Forever", initialState: Forever.State()) { Forever() },
   Feature("Stamper", initialState: Stamper.State()) { Stamper() },
   checklistFeature,
+  rosterFeature,
 ]

@@ -62,6 +62,8 @@ struct DocScenario {
   var tags: [String]
   var skip: String?
   var isExhaustive: Bool
+  /// `exhaustivity: { off: { showSkippedAssertions: true } }`.
+  var showsSkippedAssertions = false
   var initialState: YAMLNode?
   var dependencies: YAMLNode?
   var steps: [DocStep]
@@ -84,6 +86,8 @@ struct DocStep {
   var value: YAMLNode
   var state: YAMLNode?
   var timeout: YAMLNode?
+  /// The name `as:` gives a `send`'s effects.
+  var taskName: YAMLNode?
   var note: String?
 }
 
@@ -156,12 +160,15 @@ extension DocFile {
             testCase: testCases[ScenarioID(file: path, scenario: index, row: row)] ?? name)
         }
       }
-      scenarios.append(
-        DocScenario(
-          name: name, description: node["description"]?.scalar?.value, tags: Self.tags(node["tags"]),
-          skip: node["skip"]?.scalar?.value, isExhaustive: node["exhaustivity"]?.scalar?.value != "off",
-          initialState: node["initialState"], dependencies: node["dependencies"], steps: steps,
-          testCase: testCases[ScenarioID(file: path, scenario: index)] ?? name, examples: examples))
+      let exhaustivity = node["exhaustivity"]
+      let off = exhaustivity?.mapping?["off"]
+      var scenario = DocScenario(
+        name: name, description: node["description"]?.scalar?.value, tags: Self.tags(node["tags"]),
+        skip: node["skip"]?.scalar?.value, isExhaustive: exhaustivity?.scalar?.value != "off" && off == nil,
+        initialState: node["initialState"], dependencies: node["dependencies"], steps: steps,
+        testCase: testCases[ScenarioID(file: path, scenario: index)] ?? name, examples: examples)
+      scenario.showsSkippedAssertions = off?.mapping?["showSkippedAssertions"]?.scalar?.value == "true"
+      scenarios.append(scenario)
     }
     self.scenarios = scenarios
   }
@@ -181,6 +188,7 @@ extension DocStep {
     value = kind?.value ?? .null
     state = mapping["state"]
     timeout = mapping["timeout"]
+    taskName = mapping["as"]
     note = mapping["note"]?.scalar?.value
   }
 }

@@ -76,7 +76,11 @@ struct DocWriter {
     var facts: [String] = []
     if !scenario.tags.isEmpty { facts.append("Tags: " + scenario.tags.map(Markdown.code).joined(separator: ", ")) }
     if let skip = scenario.skip { facts.append("Skipped: " + Markdown.text(skip)) }
-    if !scenario.isExhaustive { facts.append("Exhaustivity: off (only what the steps state is checked)") }
+    if scenario.showsSkippedAssertions {
+      facts.append("Exhaustivity: off (only what the steps state is checked; what is not is shown as notes)")
+    } else if !scenario.isExhaustive {
+      facts.append("Exhaustivity: off (only what the steps state is checked)")
+    }
     if let state = scenario.initialState { facts.append("Initial state: " + entries(state)) }
     if let stubs = scenario.dependencies { facts.append("Dependencies: " + entries(stubs)) }
     if scenario.examples == nil, results != nil {
@@ -107,7 +111,8 @@ struct DocWriter {
     return out
   }
 
-  /// `send `increment``, `receive `.response.success`, timeout `2s``, `finish`.
+  /// `send `increment``, `receive `.response.success`, timeout `2s``, `finish`,
+  /// `send `startTimer` as `timer``, `finish `timer``, `assert `seconds: 3``.
   private func step(_ step: DocStep) -> String {
     var text = step.keyword
     let value = step.value
@@ -115,7 +120,18 @@ struct DocWriter {
       (step.keyword == "finish" && (value.isNull || value.scalar?.value == "true"))
       || ((step.keyword == "skipReceivedActions" || step.keyword == "skipInFlightEffects")
         && value.scalar?.value == "true")
-    if !isBareFlag { text += " " + Markdown.code(YAMLEmitter.flow(value)) }
+    if step.keyword == "send" || step.keyword == "receive", let mapping = value.mapping, mapping.entries.count == 1,
+      let key = mapping.entries.first?.name, key.contains(where: { $0 == "." || $0 == "[" })
+    {
+      // An action path, as written: `send `todos[id=0].binding.isComplete: true``.
+      text += " " + Markdown.code(key + ": " + YAMLEmitter.flow(mapping.entries[0].value))
+    } else if step.keyword == "assert", let mapping = value.mapping, !mapping.entries.isEmpty {
+      // One code span per assignment, as in the state column.
+      text += " " + entries(value)
+    } else if !isBareFlag {
+      text += " " + Markdown.code(YAMLEmitter.flow(value))
+    }
+    if let name = step.taskName { text += " as " + Markdown.code(YAMLEmitter.flow(name)) }
     if let timeout = step.timeout { text += ", timeout " + Markdown.code(YAMLEmitter.flow(timeout)) }
     return text
   }

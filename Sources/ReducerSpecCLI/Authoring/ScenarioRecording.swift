@@ -137,18 +137,32 @@ extension TypedScenario: RecordableScenario {
           pairs.append((entry.name, .null))
         }
         let node = YAMLNode.mapping(pairs)
-        if !pairs.isEmpty, let assignments = try? StateAssignment.parse(node),
-          let assigned = try? StateAssignment.apply(assignments, to: beforeNode),
-          let expected = try? decoder.decode(State.self, from: assigned), expected == after
-        {
-          return node
+        func says(_ node: YAMLNode) -> Bool {
+          guard let assignments = try? StateAssignment.parse(node),
+            let assigned = try? StateAssignment.apply(assignments, to: beforeNode),
+            let expected = try? decoder.decode(State.self, from: assigned)
+          else { return false }
+          return expected == after
+        }
+        if !pairs.isEmpty, says(node) {
+          // UUIDs as integers (`id: 0`) where that reads back the same.
+          let short = RecordedValues.integerUUIDs(node)
+          return says(short) ? short : node
         }
       }
       return .mapping([("self", afterNode)])
     }
 
+    /// An action as YAML, with UUIDs as integers where that reads back the same.
+    func written(_ action: Action) -> YAMLNode? {
+      guard let node = try? encoder.encode(action) else { return nil }
+      let short = RecordedValues.integerUUIDs(node)
+      if let decoded = try? decoder.decode(Action.self, from: short), decoded == action { return short }
+      return node
+    }
+
     func received(_ item: (action: Action, before: State, after: State)) -> ScenarioRecording.Received? {
-      guard let action = try? encoder.encode(item.action) else { return nil }
+      guard let action = written(item.action) else { return nil }
       let state = item.before == item.after ? nil : changes(before: item.before, after: item.after)
       return ScenarioRecording.Received(action: action, state: state)
     }
@@ -177,7 +191,7 @@ extension TypedScenario: RecordableScenario {
         recording.steps[index].state = change(assignments, before: queue[match].before, after: queue[match].after)
       } else {
         store.removeReceivedActions(1)
-        recording.steps[index].action = try? encoder.encode(queue[0].action)
+        recording.steps[index].action = written(queue[0].action)
         recording.steps[index].state = change(assignments, before: queue[0].before, after: queue[0].after)
       }
     }

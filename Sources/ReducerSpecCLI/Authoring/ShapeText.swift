@@ -30,6 +30,17 @@ struct ShapeText {
       let inline = values.joined(separator: " | ")
       if inline.count <= Self.inlineLimit { return inline }
       return reference(named, shape)
+    case .identified(let element): return "[\(text(element))] (identified by id)"
+    case .presented(let wrapped):
+      let inner = text(wrapped)
+      return (inner.contains(" | ") ? "(\(inner))?" : inner + "?") + " (presented)"
+    case .stack(let element): return "[{ id: Int, state: \(text(element)) }] (a navigation stack)"
+    case .binding(_, let fields):
+      return fields.map { "{ \(field($0)) }" }.joined(separator: " | ")
+    case .enumeration(let named, let cases) where named.role != .plain:
+      return navigationAction(named.role, cases)
+    case .record(let named, let fields) where named.role == .button:
+      return "{ " + fields.map { field($0) }.joined(separator: ", ") + " }"
     case .enumeration(let named, let cases):
       var copy = self
       let inline = cases.map { copy.inlineCase($0) }.joined(separator: " | ")
@@ -41,6 +52,20 @@ struct ShapeText {
     case .record(let named, _):
       return reference(named, shape)
     }
+  }
+
+  /// ReducerCore's navigation actions, always inline: `{ presented: ACTION } | dismiss`,
+  /// `{ element: { id: ID, action: ACTION } }`, and a stack's three cases.
+  private mutating func navigationAction(_ role: TypeShape.Role, _ cases: [TypeShape.Case]) -> String {
+    let order: [String]
+    switch role {
+    case .presentationAction: order = ["presented", "dismiss"]
+    case .stackAction: order = ["push", "popFrom", "element"]
+    default: order = cases.map(\.name)
+    }
+    let sorted = order.compactMap { name in cases.first { $0.name == name } }
+      + cases.filter { !order.contains($0.name) }
+    return sorted.map { inlineCase($0) }.joined(separator: " | ")
   }
 
   private mutating func reference(_ named: TypeShape.Named, _ shape: TypeShape) -> String {

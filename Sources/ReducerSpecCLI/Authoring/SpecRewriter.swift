@@ -167,9 +167,25 @@ struct SpecRewriter {
 
   /// A new `receive:` step, its lines each ending with the file's line break.
   private func stepText(_ received: ScenarioRecording.Received, prefix: String) -> String {
-    var text = prefix + "receive: " + YAMLEmitter.flow(received.action) + newline
+    let pad = String(repeating: " ", count: prefix.count)
+    var text: String
+    if let (path, value) = RecordedValues.actionPath(received.action) {
+      // An action that nests three cases or more, as an action path in block style (a key
+      // with `[id=…]` cannot be written in flow style unquoted, and a quoted key is no path).
+      text = prefix + "receive:" + newline + pad + "  " + path + ":"
+      let flow = YAMLEmitter.flow(value)
+      if value.scalar != nil || pad.count + 2 + path.count + 2 + flow.count <= Self.flowWidth {
+        text += " " + flow + newline
+      } else {
+        text += newline
+        for line in YAMLEmitter.block(value).split(separator: "\n") where !line.isEmpty {
+          text += pad + "    " + line + newline
+        }
+      }
+    } else {
+      text = prefix + "receive: " + YAMLEmitter.flow(received.action) + newline
+    }
     if let state = received.state {
-      let pad = String(repeating: " ", count: prefix.count)
       text += pad + "state:"
         + stateValueText(
           state, keyColumn: prefix.count + 1, entryIndent: prefix.count + 2, flowOnly: false, preferBlock: false)

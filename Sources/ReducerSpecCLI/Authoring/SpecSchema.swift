@@ -116,6 +116,29 @@ struct SpecSchema {
           ],
         ]
       ])
+    define(
+      "taskName",
+      [
+        "description": "A name that `as:` gives the effects of a `send` (a word).",
+        "type": "string", "pattern": #"^[^\s]+$"#, "not": ["enum": ["true", "false", "null", "~"]],
+      ])
+    define(
+      "exhaustivity",
+      [
+        "anyOf": [
+          ["enum": ["on", "off"]],
+          [
+            "type": "object",
+            "properties": [
+              "off": [
+                "type": "object", "properties": ["showSkippedAssertions": ["type": "boolean"]],
+                "required": ["showSkippedAssertions"], "additionalProperties": false,
+              ]
+            ],
+            "required": ["off"], "additionalProperties": false,
+          ],
+        ]
+      ])
     let builtIns: JSONValue = [
         "uuid": [
           "description": "`incrementing`, or a list of UUIDs, one per use.",
@@ -148,7 +171,7 @@ struct SpecSchema {
     let shapes = FeatureShapes(feature)
     let name = feature.name
     let action = value(shapes.action)
-    define("\(name).action", action)
+    define("\(name).action", actionSchema(action, shapes.action))
 
     // State assignments: a field (or a case of an enum state), a path into one, or `self`.
     var stateProperties: [(String, JSONValue)] = []
@@ -187,10 +210,25 @@ struct SpecSchema {
         stubs.append((stub.name, isList ? ["anyOf": [one, ["type": "array", "minItems": 1, "items": one]]] : one))
       case .endpoint(let input, let output, let canThrow)?:
         stubs.append((stub.name, endpoint(input: input, output: output, canThrow: canThrow)))
+      case nil where stub.emission != nil:
+        stubs.append(
+          (
+            stub.name,
+            [
+              "description": "A stream: `{ stream: open }`; `emit:` yields values into it, `close:` ends it.",
+              "type": "object", "properties": ["stream": ["const": "open"]], "required": ["stream"],
+              "additionalProperties": false,
+            ]
+          ))
       case nil:
         stubs.append((stub.name, [:]))
       }
     }
+    let streams = feature.stubs.filter { $0.emission != nil }.map(\.name)
+    let streamName: JSONValue =
+      streams.isEmpty
+      ? ["description": "A stream stub (`{ stream: open }`); this feature has none.", "not": [:]]
+      : ["description": "A stream stub (`{ stream: open }`).", "enum": .array(streams.map { .string($0) })]
     define(
       "\(name).dependencies",
       [
@@ -208,7 +246,14 @@ struct SpecSchema {
         caseNames.isEmpty
           ? #"^\.[^.]+(\.[^.]+)*$"# : #"^\.("# + caseNames.map(Self.escaped).joined(separator: "|") + #")(\.[^.]+)*$"#),
     ]
-    let kinds = ["send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish"]
+    let kinds = [
+      "send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish", "assert",
+      "cancel", "emit", "close", "exhaustivity",
+    ]
+    var emitted: [(String, JSONValue)] = []
+    for stub in feature.stubs where stub.emission != nil {
+      emitted.append((stub.name, ["description": "The value the stream yields (`null` for `Void`)."]))
+    }
     define(
       "\(name).step",
       [
@@ -225,7 +270,24 @@ struct SpecSchema {
           ],
           "skipReceivedActions": ["description": "Skips the actions received so far.", "$ref": "#/definitions/flag"],
           "skipInFlightEffects": ["description": "Skips the effects still running.", "$ref": "#/definitions/flag"],
-          "finish": ["description": "Waits for every effect to finish.", "enum": [true, .null]],
+          "finish": [
+            "description": "`true`: waits for every effect to finish; a name given with `as:`: waits for that send's effects.",
+            "anyOf": [["enum": [true, .null]], Self.ref("taskName")],
+          ],
+          "as": ["description": "Names the effects this `send` starts, for `cancel:` and `finish:`.", "$ref": "#/definitions/taskName"],
+          "cancel": ["description": "Cancels the effects of the `send` given this name with `as:`.", "$ref": "#/definitions/taskName"],
+          "assert": [
+            "description": "Checks the current state without sending anything.", "$ref": .string("#/definitions/\(name).state"),
+          ],
+          "emit": [
+            "description": "Yields a value into every open stream of each endpoint (`{ stream: open }`).",
+            "type": "object", "minProperties": 1, "properties": .object(emitted), "additionalProperties": false,
+          ],
+          "close": [
+            "description": "Ends the open streams of an endpoint, or of a list of them.",
+            "anyOf": [streamName, ["type": "array", "minItems": 1, "items": streamName]],
+          ],
+          "exhaustivity": ["description": "How much is checked from this step on.", "$ref": "#/definitions/exhaustivity"],
           "state": [
             "description": "How the state changed (after `send` and `receive`).",
             "$ref": .string("#/definitions/\(name).state"),
@@ -246,7 +308,10 @@ struct SpecSchema {
           "description": ["description": "Prose about the scenario, in Markdown.", "$ref": "#/definitions/text"],
           "tags": Self.ref("tags"),
           "skip": ["description": "Why the scenario is skipped.", "$ref": "#/definitions/text"],
-          "exhaustivity": ["description": "`on` (the default) or `off`.", "enum": ["on", "off"]],
+          "exhaustivity": [
+            "description": "`on` (the default), `off`, or `{ off: { showSkippedAssertions: true } }`.",
+            "$ref": "#/definitions/exhaustivity",
+          ],
           "initialState": Self.ref("\(name).state"),
           "dependencies": Self.ref("\(name).dependencies"),
           "examples": [
@@ -305,6 +370,7 @@ struct SpecSchema {
   var integer: JSONValue { Self.integer }
   static let uuid: JSONValue = [
     "anyOf": [
+      ["description": "An integer: `0` is 00000000-0000-0000-0000-000000000000, `1` is …0001.", "type": "integer", "minimum": 0],
       ["type": "string", "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"],
       ref("placeholder"),
     ]
@@ -344,10 +410,16 @@ struct SpecSchema {
       case .uuid:
         return Self.uuid
       }
-    case .optional(let wrapped):
+    case .optional(let wrapped), .presented(let wrapped):
       return ["anyOf": [["type": "null"], value(wrapped)]]
-    case .list(let element):
+    case .list(let element), .identified(let element):
       return ["anyOf": [["type": "array", "items": value(element)], Self.ref("placeholder")]]
+    case .stack(let element):
+      let entry: JSONValue = [
+        "type": "object", "properties": ["id": integer, "state": value(element)], "required": ["id", "state"],
+        "additionalProperties": false,
+      ]
+      return ["anyOf": [["type": "array", "items": entry], Self.ref("placeholder")]]
     case .dictionary(let element):
       return ["anyOf": [["type": "object", "additionalProperties": value(element)], Self.ref("placeholder")]]
     case .nothing:
@@ -356,7 +428,7 @@ struct SpecSchema {
       return [:]
     case .recursive(let named):
       return Self.ref(definitionName(named))
-    case .record, .enumeration, .rawValues:
+    case .record, .enumeration, .rawValues, .binding:
       let named = shape.named!
       if let existing = definitionNames[named.id] { return Self.ref(existing) }
       let name = definitionName(named)
@@ -388,6 +460,20 @@ struct SpecSchema {
       return [
         "title": .string(title),
         "anyOf": [object(fields), Self.ref("placeholder")],
+      ]
+    case .binding(_, let fields):
+      var properties: [(String, JSONValue)] = []
+      for field in fields { properties.append((field.name, value(field.shape))) }
+      return [
+        "title": .string(title),
+        "description": "A binding: `{ FIELD: VALUE }`, one of the bindable fields.",
+        "anyOf": [
+          [
+            "type": "object", "properties": .object(properties), "minProperties": 1, "maxProperties": 1,
+            "additionalProperties": false,
+          ],
+          Self.ref("placeholder"),
+        ],
       ]
     case .rawValues(_, let values):
       return [
@@ -438,6 +524,32 @@ struct SpecSchema {
     }
   }
 
+  /// A feature's actions: the action's own schema, or the action written with a path key
+  /// (`todos[id=0].binding.isComplete: true`, `path[id=1]: ACTION`) or as a dotted scalar
+  /// (`destination.presented.addContact.saveButtonTapped`). Along a path, each `.name` must
+  /// be a case (or a bindable field) of what comes before it, for the first four components;
+  /// an `[id=…]`, and the value of a path key, are left to the runner.
+  private func actionSchema(_ action: JSONValue, _ shape: TypeShape) -> JSONValue {
+    guard case .enumeration(let named, let cases) = shape, !cases.isEmpty else { return action }
+    let alternatives = cases.map { Self.escaped($0.name) + Self.pathRest(after: $0.payload, of: named) }
+      .joined(separator: "|")
+    let path = #"^(?=[^.\[]*[.\[])(?:"# + alternatives + ")$"
+    return [
+      "anyOf": [
+        action,
+        [
+          "description": "An action path: `todos[id=0].binding.isComplete: true`, `path[id=1]: ACTION`.",
+          "type": "object", "minProperties": 1, "maxProperties": 1,
+          "patternProperties": .object([(path, JSONValue.object([]))]), "additionalProperties": false,
+        ],
+        [
+          "description": "An action path to a case without a payload: `destination.presented.addContact.saveButtonTapped`.",
+          "type": "string", "pattern": .string(#"^(?=[^.]*\.)(?:"# + alternatives + ")$"),
+        ],
+      ]
+    ]
+  }
+
   /// A path into one of these fields: `^(?:count(…)|login(…))$`, where each `(…)` matches
   /// what may follow the field (``pathRest(after:depth:)``).
   private static func pathPattern(_ heads: [(name: String, rest: String)]) -> String {
@@ -454,10 +566,18 @@ struct SpecSchema {
     let anything = #"([.\[].*)?"#
     guard depth < maxPathDepth else { return anything }
     var shape = shape
-    while case .optional(let wrapped) = shape { shape = wrapped }
+    while true {
+      if case .optional(let wrapped) = shape {
+        shape = wrapped
+      } else if case .presented(let wrapped) = shape {
+        shape = wrapped
+      } else {
+        break
+      }
+    }
     let choices: [String]
     switch shape {
-    case .record(_, let fields):
+    case .record(_, let fields), .binding(_, let fields):
       choices = fields.map { escaped($0.name) + pathRest(after: $0.shape, depth: depth + 1) }
     case .enumeration(let named, let cases):
       choices = cases.map { escaped($0.name) + pathRest(after: $0.payload, of: named, depth: depth + 1) }

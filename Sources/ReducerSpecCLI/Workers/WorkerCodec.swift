@@ -255,7 +255,7 @@ extension SpecFileError: WorkerCodable {
 }
 
 extension ScenarioResult: WorkerCodable {
-  /// `[ID,name,LOCATION,tags,outcome,duration,failures,skipReason,errorMessage]`
+  /// `[ID,name,LOCATION,tags,outcome,duration,failures,skipReason,errorMessage]`, then `,notes` when there are any
   func write(to writer: inout JSONWriter) {
     writer.byte(UInt8(ascii: "["))
     id.write(to: &writer)
@@ -275,6 +275,10 @@ extension ScenarioResult: WorkerCodable {
     writer.optional(skipReason)
     writer.byte(UInt8(ascii: ","))
     writer.optional(errorMessage)
+    if let notes, !notes.isEmpty {
+      writer.byte(UInt8(ascii: ","))
+      writer.list(notes)
+    }
     writer.byte(UInt8(ascii: "]"))
   }
 
@@ -284,11 +288,19 @@ extension ScenarioResult: WorkerCodable {
       cursor.take(","), let outcome = cursor.string().flatMap(Outcome.init(rawValue:)), cursor.take(","),
       let duration = cursor.double(), cursor.take(","), let failures = cursor.list(of: StepFailure.self),
       cursor.take(","), let skipReason = cursor.optionalString(), cursor.take(","),
-      let errorMessage = cursor.optionalString(), cursor.take("]")
+      let errorMessage = cursor.optionalString()
     else { return nil }
+    // `,notes` when the scenario noted something (skipped assertions).
+    var notes: [StepFailure]?
+    if cursor.take(",") {
+      guard let list = cursor.list(of: StepFailure.self) else { return nil }
+      notes = list
+    }
+    guard cursor.take("]") else { return nil }
     self.init(
       id: id, name: name, location: location, tags: tags, outcome: outcome, duration: duration, failures: failures,
       skipReason: skipReason, errorMessage: errorMessage)
+    self.notes = notes
   }
 }
 

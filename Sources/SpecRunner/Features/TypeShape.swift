@@ -1,4 +1,5 @@
 import Foundation
+import ReducerCore
 import SpecYAML
 
 /// The shape of a `Decodable` type as a spec writes its values: what `reducer-spec features`
@@ -29,6 +30,15 @@ package indirect enum TypeShape: Equatable {
   case nothing
   /// A type whose shape the probe could not find: any value.
   case unknown(String)
+  /// ReducerCore's `IdentifiedArray`: a list of elements, each identified by its `id` field.
+  case identified(TypeShape)
+  /// ReducerCore's `PresentationState` (`@Presents`): `null`, or the presented child's state.
+  case presented(TypeShape)
+  /// ReducerCore's `StackState`: a navigation stack, written `[{ id: Int, state: ELEMENT }]`.
+  case stack(TypeShape)
+  /// ReducerCore's `BindingAction` of a state with `BindableStateFields`: `{ FIELD: VALUE }`,
+  /// one of the bindable fields.
+  case binding(Named, [Field])
 
   package enum Scalar: Equatable {
     case string, integer(String), number(String), bool, date, uuid, url, data, decimal
@@ -38,6 +48,24 @@ package indirect enum TypeShape: Equatable {
   package struct Named: Equatable {
     package var id: ObjectIdentifier
     package var name: String
+    /// What the type is for, when it is one of ReducerCore's navigation types.
+    package var role: Role = .plain
+  }
+
+  /// ReducerCore's types whose shape is an ordinary enum or struct, but which are written
+  /// (by `reducer-spec features`) as what they are for.
+  package enum Role: Equatable, Sendable {
+    case plain
+    /// `PresentationAction`: `{ presented: ACTION } | dismiss`.
+    case presentationAction
+    /// `IdentifiedAction`: `{ element: { id: ID, action: ACTION } }`.
+    case identifiedAction
+    /// `StackAction`: `{ push: … } | { popFrom: … } | { element: … }`.
+    case stackAction
+    /// `AlertState` and `ConfirmationDialogState`.
+    case alert
+    /// `ButtonState`: written inline, `{ label: String, role: …, action: … }`.
+    case button
   }
 
   package struct Field: Equatable {
@@ -64,7 +92,8 @@ package indirect enum TypeShape: Equatable {
   /// The named type this shape is, if any.
   package var named: Named? {
     switch self {
-    case .record(let named, _), .enumeration(let named, _), .rawValues(let named, _), .recursive(let named):
+    case .record(let named, _), .enumeration(let named, _), .rawValues(let named, _), .recursive(let named),
+      .binding(let named, _):
       return named
     default:
       return nil
@@ -110,8 +139,33 @@ package final class ShapeProbe {
     if let dictionary = T.self as? any DictionaryShape.Type {
       return (.dictionary(shape(of: dictionary.valueDecodable)), dictionary.empty as? T)
     }
+    if let identified = T.self as? any IdentifiedArrayShape.Type {
+      return (.identified(shape(of: identified.elementDecodable)), identified.empty as? T)
+    }
+    if let presented = T.self as? any PresentationStateShape.Type {
+      return (.presented(shape(of: presented.wrappedDecodable)), presented.noneValue as? T)
+    }
+    if let stack = T.self as? any StackStateShape.Type {
+      return (.stack(shape(of: stack.elementDecodable)), stack.empty as? T)
+    }
     let id = ObjectIdentifier(T.self)
-    let named = TypeShape.Named(id: id, name: typeName(T.self))
+    let role = (T.self as? any RoleShape.Type)?.shapeRole ?? .plain
+    let named = TypeShape.Named(id: id, name: typeName(T.self), role: role)
+    if let binding = T.self as? any BindingActionShape.Type {
+      if let shape = shapes[id] { return (shape, nil) }
+      // One decoding per bindable field, with that field as the only key.
+      var fields: [TypeShape.Field] = []
+      var value: T?
+      for name in binding.fieldNames {
+        let decoder = ProbeDecoder(probe: self, selecting: name)
+        if let decoded = try? T(from: decoder), value == nil { value = decoded }
+        let read = decoder.reads.first { $0.key == name }
+        fields.append(TypeShape.Field(name: name, shape: read?.shape ?? .unknown(named.name), isRequired: true))
+      }
+      let shape = TypeShape.binding(named, fields)
+      shapes[id] = shape
+      return (shape, value)
+    }
     if let iterable = T.self as? any (CaseIterable & Encodable).Type, let raw = Self.rawValues(of: iterable) {
       return (.rawValues(named, raw.values), raw.first as? T)
     }
@@ -249,6 +303,57 @@ extension Dictionary: DictionaryShape where Key == String, Value: Decodable {
   static var valueDecodable: any Decodable.Type { Value.self }
   static var empty: Any { [String: Value]() }
 }
+
+// MARK: - ReducerCore's types
+
+private protocol IdentifiedArrayShape {
+  static var elementDecodable: any Decodable.Type { get }
+  static var empty: Any { get }
+}
+
+extension IdentifiedArray: IdentifiedArrayShape where Element: Decodable & Identifiable, ID == Element.ID {
+  static var elementDecodable: any Decodable.Type { Element.self }
+  static var empty: Any { [] as Self }
+}
+
+private protocol PresentationStateShape {
+  static var wrappedDecodable: any Decodable.Type { get }
+  static var noneValue: Any { get }
+}
+
+extension PresentationState: PresentationStateShape where State: Decodable {
+  static var wrappedDecodable: any Decodable.Type { State.self }
+  static var noneValue: Any { Self(wrappedValue: nil) }
+}
+
+private protocol StackStateShape {
+  static var elementDecodable: any Decodable.Type { get }
+  static var empty: Any { get }
+}
+
+extension StackState: StackStateShape where Element: Decodable {
+  static var elementDecodable: any Decodable.Type { Element.self }
+  static var empty: Any { Self() }
+}
+
+private protocol BindingActionShape {
+  static var fieldNames: [String] { get }
+}
+
+extension BindingAction: BindingActionShape where Root: BindableStateFields {
+  static var fieldNames: [String] { Root.bindableFields.map(\.name) }
+}
+
+private protocol RoleShape {
+  static var shapeRole: TypeShape.Role { get }
+}
+
+extension PresentationAction: RoleShape { static var shapeRole: TypeShape.Role { .presentationAction } }
+extension IdentifiedAction: RoleShape { static var shapeRole: TypeShape.Role { .identifiedAction } }
+extension StackAction: RoleShape { static var shapeRole: TypeShape.Role { .stackAction } }
+extension AlertState: RoleShape { static var shapeRole: TypeShape.Role { .alert } }
+extension ConfirmationDialogState: RoleShape { static var shapeRole: TypeShape.Role { .alert } }
+extension ButtonState: RoleShape { static var shapeRole: TypeShape.Role { .button } }
 
 // MARK: - The probing decoder
 

@@ -89,6 +89,13 @@ public final class ConsoleReporter: RunReporter {
         writeBlock(block, indent: "    ")
       }
     }
+    // Notes (skipped assertions): `PATH:LINE:COLUMN: note: …`, the rest of the message indented.
+    for note in result.notes ?? [] {
+      let lines = note.message.split(separator: "\n", omittingEmptySubsequences: false)
+      let place = "\(note.location.file):\(note.location.line):\(note.location.column): "
+      write("    " + place + style.yellow("note:") + " " + (lines.first.map(String.init) ?? ""))
+      for line in lines.dropFirst() { write(line.isEmpty ? "" : "      " + line) }
+    }
   }
 
   public func runFinished(_ result: RunResult) throws {

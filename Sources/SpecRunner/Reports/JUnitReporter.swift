@@ -144,11 +144,17 @@ public final class JUnitReporter: RunReporter {
           "error", message: errorMessage.firstLine, type: "ScenarioError",
           text: blocks.joined(separator: "\n\n"))
       }
+      var children = child
+      if let notes = scenario.notes, !notes.isEmpty {
+        // What was noted without failing, as the test case's output.
+        let text = notes.map { "\(relative($0.location.file)):\($0.location.line):\($0.location.column): note: \($0.message)" }
+        children = (children ?? "") + "      <system-out>" + XMLText.content(text.joined(separator: "\n\n")) + "</system-out>\n"
+      }
       cases.append(
         testCase(
           name: names.claim(scenario.name), classname: classname,
           file: scenario.location.file, line: scenario.location.line, time: scenario.duration,
-          child: child))
+          child: children))
     }
     return cases
   }

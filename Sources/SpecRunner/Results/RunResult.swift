@@ -64,6 +64,8 @@ public struct ScenarioResult: Sendable, Hashable, Codable {
   /// What stopped the scenario (for `.error`): the signal or timeout, and what the
   /// worker wrote to its standard error.
   public var errorMessage: String?
+  /// What was noted without failing (`showSkippedAssertions`), in order; `nil` when nothing was.
+  public var notes: [StepFailure]?
 
   public init(
     id: ScenarioID, name: String, location: FileLocation, tags: [String], outcome: Outcome,

@@ -17,6 +17,7 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
   let source: SourceFile?
   private let lock = NSLock()
   private var _failures: [StepFailure] = []
+  private var _notes: [StepFailure] = []
   private var _current: FileLocation
 
   package init(file: String, source: SourceFile?, start: FileLocation) {
@@ -26,6 +27,9 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
   }
 
   var failures: [StepFailure] { lock.withLock { _failures } }
+  /// What `TestStore` noted without failing: with `exhaustivity: { off: { showSkippedAssertions: true } }`,
+  /// the assertions it skipped (reported as expected issues).
+  var notes: [StepFailure] { lock.withLock { _notes } }
 
   /// The step that is running, where issues from outside the spec are placed.
   package var currentStep: FileLocation {
@@ -58,7 +62,13 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
 
   package func expectIssue(
     _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
-  ) {}
+  ) {
+    let location = location(fileID: fileID, line: line, column: column)
+    let note = StepFailure(
+      location: location, message: message() ?? "Issue expected",
+      sourceLine: location.line > 0 ? source?.line(location.line) : nil)
+    lock.withLock { _notes.append(note) }
+  }
 
   package func expectIssue(
     _ error: any Error, _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString,

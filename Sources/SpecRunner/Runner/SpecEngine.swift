@@ -82,6 +82,8 @@ public final class SpecEngine: ScenarioEngine {
     let elapsed = ContinuousClock.now - start
     result.duration = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     result.failures = collector.failures
+    let notes = collector.notes
+    result.notes = notes.isEmpty ? nil : notes
     result.outcome = result.failures.isEmpty ? .passed : .failed
     return result
   }
