@@ -1,7 +1,7 @@
 import ExampleFeatures
 import SpecRunner
 
-/// The five example features, each with a stub for every dependency it uses.
+/// The example features, each with a stub for every dependency it uses.
 let exampleFeatures: [Feature] = [
   Feature(
     "Counter", initialState: Counter.State(),
@@ -48,5 +48,16 @@ let exampleFeatures: [Feature] = [
     ]
   ) {
     Archive()
+  },
+  Feature("Todos", initialState: Todos.State()) {
+    Todos()
+  },
+  Feature(
+    "Stopwatch", initialState: Stopwatch.State(),
+    stubs: [
+      .stream("screenshots.screenshots", \.screenshots.screenshots)
+    ]
+  ) {
+    Stopwatch()
   },
 ]

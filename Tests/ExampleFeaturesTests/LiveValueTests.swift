@@ -61,6 +61,18 @@ import Testing
     #expect(await client.storedIds().filter { $0 > 100 } == [])
   }
 
+  @Test func theScreenshotsStreamStaysOpenUntilItsListenerIsCancelled() async {
+    let screenshots = await ScreenshotsClient.liveValue.screenshots()
+    let listener = Task {
+      var count = 0
+      for await _ in screenshots { count += 1 }
+      return count
+    }
+    try? await Task.sleep(for: .milliseconds(50))
+    listener.cancel()
+    #expect(await listener.value == 0)
+  }
+
   @MainActor
   @Test func theArchiveRunsOnTheLiveValuesInALiveStore() async {
     let store = Store(initialState: Archive.State()) {
