@@ -402,15 +402,6 @@ import Testing
     ),
   ]
 
-  /// Example specs that use what SPEC-FORMAT.md promises but `reducer-spec schema` does not
-  /// describe yet (the runner runs them; the schema is being extended separately).
-  static let schemaGaps = [
-    "todos.yaml":
-      "the schema does not accept a UUID written as an integer (`id: 0`, `delete: [0, 2]`) nor an action path as a key (`todos[id=0].binding.isComplete: true`)",
-    "stopwatch.yaml":
-      "the schema does not know the steps `emit:`, `close:`, `cancel:`, `as:` beside `send:`, nor `finish: NAME`",
-  ]
-
   @Test(
     .enabled(
       if: SchemaValidation.python != nil,
@@ -431,12 +422,7 @@ import Testing
     }
     let results = try SchemaValidation.validate(schema: schema.stdout, instances: instances)
     for spec in specs {
-      if let gap = Self.schemaGaps[spec] {
-        // withKnownIssue fails once the spec validates: then remove it from schemaGaps.
-        withKnownIssue(Comment(rawValue: gap)) { #expect(results[spec] == "valid", "\(spec)") }
-      } else {
-        #expect(results[spec] == "valid", "\(spec)")
-      }
+      #expect(results[spec] == "valid", "\(spec)")
     }
     for invalid in Self.invalidSpecs {
       #expect(results[invalid.name] == invalid.error, "\(invalid.name)")
