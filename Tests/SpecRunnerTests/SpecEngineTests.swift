@@ -170,9 +170,8 @@ import Testing
             .response(.success)
             .logged
 
-        To fix, explicitly assert against these actions using "store.receive", skip these actions by \
-        performing "await store.skipReceivedActions()", or consider using a non-exhaustive test store: \
-        "store.exhaustivity = .off".
+        To fix, receive these actions with "receive:" steps, skip them with "skipReceivedActions: true", \
+        or check less with "exhaustivity: off".
         """
       ])
   }

@@ -84,9 +84,34 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
 
   /// TestStore's advice for Swift tests, said the way a spec author acts on it.
   static func forSpecs(_ message: String) -> String {
-    message.replacingOccurrences(
-      of: "but the test did not override it. Give it a value in the \"withDependencies\" closure of the test store.",
-      with: "but the scenario does not stub it. Stub it under `dependencies:` (for example `uuid: incrementing`, "
-        + "`date: 2024-05-01T09:00:00Z`, `random: { seed: 42 }`).")
+    var message = message
+    for (swift, spec) in adviceForSpecs where message.contains(swift) {
+      message = message.replacingOccurrences(of: swift, with: spec)
+    }
+    return message
   }
+
+  /// TestStore's words for a Swift test, and what a spec author does instead.
+  private static let adviceForSpecs = [
+    (
+      "but the test did not override it. Give it a value in the \"withDependencies\" closure of the test store.",
+      "but the scenario does not stub it. Stub it under `dependencies:` (for example `uuid: incrementing`, "
+        + "`date: 2024-05-01T09:00:00Z`, `random: { seed: 42 }`)."
+    ),
+    (
+      "To fix, explicitly assert against these actions using \"store.receive\", skip these actions by performing "
+        + "\"await store.skipReceivedActions()\", or consider using a non-exhaustive test store: "
+        + "\"store.exhaustivity = .off\".",
+      "To fix, receive these actions with \"receive:\" steps, skip them with \"skipReceivedActions: true\", or "
+        + "check less with \"exhaustivity: off\"."
+    ),
+    (
+      "configure this assertion with an explicit \"timeout\"",
+      "give the step a \"timeout:\" of its own"
+    ),
+    (
+      "try increasing the duration of this assertion's \"timeout\"",
+      "give the step a longer \"timeout:\""
+    ),
+  ]
 }
