@@ -24,6 +24,7 @@ import Testing
     #expect(
       run.stdout == """
         Archive           6 actions, 4 stubs
+        Contacts          4 actions, 0 stubs
         Counter           4 actions, 1 stub
         RepositorySearch  4 actions, 1 stub
         TicTacToe         2 actions, 1 stub
@@ -182,7 +183,7 @@ import Testing
     #expect(run.stdout == "")
     #expect(
       run.stderr
-        == "Error: unknown feature `Countr`; did you mean `Counter`?; the registered features are `Archive`, `Counter`, `RepositorySearch`, `TicTacToe`, `WeatherSearch`\n"
+        == "Error: unknown feature `Countr`; did you mean `Counter`?; the registered features are `Archive`, `Contacts`, `Counter`, `RepositorySearch`, `TicTacToe`, `WeatherSearch`\n"
     )
   }
 
@@ -289,7 +290,7 @@ import Testing
       feature: Countr
       scenarios: [{ name: A, steps: [] }]
       """,
-      "feature: 'Countr' is not one of ['Archive', 'Counter', 'RepositorySearch', 'TicTacToe', 'WeatherSearch']"
+      "feature: 'Countr' is not one of ['Archive', 'Contacts', 'Counter', 'RepositorySearch', 'TicTacToe', 'WeatherSearch']"
     ),
     (
       "unknown action",
