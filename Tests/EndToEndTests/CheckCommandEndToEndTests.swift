@@ -169,6 +169,6 @@ import Testing
   @Test func withoutPathsItChecksTheSpecsDirectory() async throws {
     let run = try await BuiltCommand.run(["check"], executable: ReducerSpecEndToEndTests.examples)
     #expect(run.status == 0)
-    #expect(run.stdout == "Checked 5 files, 42 scenarios: no problems.\n")
+    #expect(run.stdout == "Checked 6 files, 50 scenarios: no problems.\n")
   }
 }
