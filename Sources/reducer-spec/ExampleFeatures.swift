@@ -1,7 +1,8 @@
 import ExampleFeatures
 import SpecRunner
 
-/// The example features, each with a stub for every dependency it uses.
+/// The example features, each with a stub for every dependency it uses (`uuid` is a
+/// built-in stub, and `dismiss` is the architecture's own).
 let exampleFeatures: [Feature] = [
   Feature(
     "Counter", initialState: Counter.State(),
@@ -59,5 +60,8 @@ let exampleFeatures: [Feature] = [
     ]
   ) {
     Stopwatch()
+  },
+  Feature("Contacts", initialState: Contacts.State()) {
+    Contacts()
   },
 ]

@@ -7,6 +7,7 @@ import Testing
   /// A file of `specs/`, the line of a `state:` to break, and what to write there instead.
   static let mutations: [(file: String, line: Int, from: String, to: String)] = [
     ("archive.yaml", 52, "isLoading: true", "isLoading: false"),
+    ("contacts.yaml", 50, "contact.name: Blob", "contact.name: Bob"),
     ("counter.yaml", 27, "count: 1", "count: 5"),
     ("repository-search.yaml", 35, "isLoading: true", "isLoading: false"),
     ("tic-tac-toe.yaml", 36, "login.email: blob@example.com", "login.email: bob@example.com"),

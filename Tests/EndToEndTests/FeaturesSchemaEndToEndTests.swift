@@ -24,6 +24,7 @@ import Testing
     #expect(
       run.stdout == """
         Archive           6 actions, 4 stubs
+        Contacts          4 actions, 0 stubs
         Counter           4 actions, 1 stub
         RepositorySearch  4 actions, 1 stub
         Stopwatch         5 actions, 1 stub
@@ -184,7 +185,7 @@ import Testing
     #expect(run.stdout == "")
     #expect(
       run.stderr
-        == "Error: unknown feature `Countr`; did you mean `Counter`?; the registered features are `Archive`, `Counter`, `RepositorySearch`, `Stopwatch`, `TicTacToe`, `Todos`, `WeatherSearch`\n"
+        == "Error: unknown feature `Countr`; did you mean `Counter`?; the registered features are `Archive`, `Contacts`, `Counter`, `RepositorySearch`, `Stopwatch`, `TicTacToe`, `Todos`, `WeatherSearch`\n"
     )
   }
 
@@ -291,7 +292,7 @@ import Testing
       feature: Countr
       scenarios: [{ name: A, steps: [] }]
       """,
-      "feature: 'Countr' is not one of ['Archive', 'Counter', 'RepositorySearch', 'Stopwatch', 'TicTacToe', 'Todos', 'WeatherSearch']"
+      "feature: 'Countr' is not one of ['Archive', 'Contacts', 'Counter', 'RepositorySearch', 'Stopwatch', 'TicTacToe', 'Todos', 'WeatherSearch']"
     ),
     (
       "unknown action",
@@ -411,7 +412,7 @@ import Testing
     #expect(schema.status == 0)
     let specs = try FileManager.default.contentsOfDirectory(atPath: BuiltCommand.packageRoot.appendingPathComponent("specs").path)
       .filter { $0.hasSuffix(".yaml") }.sorted()
-    #expect(specs.count == 7)
+    #expect(specs.count == 8)
     var instances: [(name: String, json: String)] = []
     for spec in specs {
       instances.append(

@@ -198,7 +198,8 @@ package final class ShapeProbe {
       }
       shape = caseNames == nil ? .unknown(named.name) : .enumeration(named, cases)
     case .keyed:
-      shape = .record(named, first.fields(optionalLabels: value.map(Self.optionalLabels) ?? []))
+      let labels = value.map(Self.wrapperLabels) ?? (optional: [], presented: [])
+      shape = .record(named, first.fields(optionalLabels: labels.optional, presentedLabels: labels.presented))
     case .single(let inner):
       if value == nil, T.self is any RawRepresentable.Type, let raw = payloadFreeEnumCases(of: T.self) {
         // A raw-value enum that is not `CaseIterable`: its cases are read from memory.
@@ -223,12 +224,19 @@ package final class ShapeProbe {
   }
 
   /// The stored properties of a value that are optionals (`var alert: AlertState?`), by label.
-  private static func optionalLabels(_ value: Any) -> Set<String> {
-    var labels: Set<String> = []
+  /// The stored properties of a value that are optionals (`var alert: AlertState?`), and
+  /// those that are presented children (`@Presents var destination`, stored as
+  /// `_destination`), by the label a `Codable` conformance reads them with.
+  private static func wrapperLabels(_ value: Any) -> (optional: Set<String>, presented: Set<String>) {
+    var optional: Set<String> = []
+    var presented: Set<String> = []
     for child in Mirror(reflecting: value).children {
-      if let label = child.label, type(of: child.value) is any AnyOptional.Type { labels.insert(label) }
+      guard let label = child.label else { continue }
+      let type = type(of: child.value)
+      if type is any AnyOptional.Type { optional.insert(label) }
+      if type is any PresentationStateShape.Type, label.hasPrefix("_") { presented.insert(String(label.dropFirst())) }
     }
-    return labels
+    return (optional, presented)
   }
 
   /// Scalars the decoder reads itself, with a value of each.
@@ -385,12 +393,20 @@ private final class ProbeDecoder: Decoder {
     self.selecting = selecting
   }
 
-  func fields(optionalLabels: Set<String>) -> [TypeShape.Field] {
+  func fields(optionalLabels: Set<String>, presentedLabels: Set<String>) -> [TypeShape.Field] {
     var seen: Set<String> = []
     return reads.compactMap { read in
       guard seen.insert(read.key).inserted else { return nil }
       // `decodeIfPresent` reads a declared optional, or a field with a default.
-      let shape = !read.isRequired && optionalLabels.contains(read.key) ? .optional(read.shape) : read.shape
+      var shape = !read.isRequired && optionalLabels.contains(read.key) ? .optional(read.shape) : read.shape
+      if presentedLabels.contains(read.key) {
+        // A presented child that a hand-written `init(from:)` reads as its optional state.
+        switch read.shape {
+        case .presented: break
+        case .optional(let wrapped): shape = .presented(wrapped)
+        default: shape = .presented(read.shape)
+        }
+      }
       return TypeShape.Field(name: read.key, shape: shape, isRequired: read.isRequired)
     }
   }
