@@ -103,6 +103,15 @@ package struct Tape: Sendable {
   }
 
   /// Whether a scalar's text is exactly `string`, without making a `String` of it.
+  /// Calls `body` with a scalar's UTF-8 bytes, in place (empty for a collection).
+  package func withScalarBytes<R>(_ ref: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    let node = nodes[ref]
+    guard node.kind == .scalar, node.count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return try text.withUnsafeBufferPointer { buffer in
+      try body(UnsafeBufferPointer(rebasing: buffer[Int(node.first)..<Int(node.first + node.count)]))
+    }
+  }
+
   package func scalar(_ ref: Int, equals string: String) -> Bool {
     let node = nodes[ref]
     guard node.kind == .scalar else { return false }

@@ -1,3 +1,4 @@
+import Foundation
 import SpecYAML
 
 /// Action paths: a key of an action written as a path of cases, with `[id=ID]` for an
@@ -19,10 +20,11 @@ enum ActionPath {
   static func needsExpansion(_ t: Tape, _ ref: Int) -> Bool {
     switch t.kind(ref) {
     case .scalar:
-      return t.nodes[ref].style == .plain && t.nodes[ref].tag == .none && isPathText(t.string(ref), scalar: true)
+      return t.nodes[ref].style == .plain && t.nodes[ref].tag == .none
+        && t.withScalarBytes(ref) { isPathText($0, scalar: true) }
     case .mapping:
       for key in t.keys(ref) where t.kind(key) == .scalar && t.nodes[key].style == .plain {
-        if isPathText(t.string(key), scalar: false) { return true }
+        if t.withScalarBytes(key, { isPathText($0, scalar: false) }) { return true }
       }
       return false
     case .sequence:
@@ -32,8 +34,21 @@ enum ActionPath {
 
   /// A plain scalar action with a dot (`a.b`, not `1.5`), or a key with a dot or `[`.
   private static func isPathText(_ text: String, scalar: Bool) -> Bool {
-    guard let first = text.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
-    return text.contains(".") || (!scalar && text.contains("["))
+    var text = text
+    return text.withUTF8 { isPathText($0, scalar: scalar) }
+  }
+
+  /// ``isPathText(_:scalar:)`` on UTF-8 bytes in place: the usual action key (`increment`)
+  /// is read without making a `String` of it.
+  private static func isPathText(_ bytes: UnsafeBufferPointer<UInt8>, scalar: Bool) -> Bool {
+    guard let first = bytes.first else { return false }
+    // An ASCII letter or `_` without asking Unicode's tables (the usual key); other text by them.
+    let isLetter =
+      first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+      || (first >= 0x80 && String(decoding: bytes, as: UTF8.self).unicodeScalars.first!.properties.isAlphabetic)
+    guard isLetter else { return false }
+    let dot = memchr(bytes.baseAddress!, Int32(UInt8(ascii: ".")), bytes.count) != nil
+    return dot || (!scalar && memchr(bytes.baseAddress!, Int32(UInt8(ascii: "[")), bytes.count) != nil)
   }
 
   /// The action with its path keys (and a dotted scalar) expanded.

@@ -18,6 +18,7 @@ package struct SpecParser {
     "send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish", "assert",
     "cancel", "emit", "close", "exhaustivity",
   ]
+  static let stepKindSet = Set(stepKinds)
   static let stepModifiers = ["state", "as", "timeout", "note"]
   static let stepKeys = stepKinds + stepModifiers
 
@@ -220,25 +221,21 @@ package struct SpecParser {
     while key != Tape.none {
       let keyRef = Int(key)
       key = t.nodes[Int(t.nodes[keyRef].next)].next
-      if t.scalar(keyRef, equals: "state") {
-        stateKey = keyRef
-      } else if t.scalar(keyRef, equals: "timeout") {
-        timeoutKey = keyRef
-      } else if t.scalar(keyRef, equals: "note") {
-        noteKey = keyRef
-      } else if t.scalar(keyRef, equals: "as") {
-        asKey = keyRef
-      } else {
-        let name = t.string(keyRef)
-        if Self.stepKinds.contains(name) {
-          if kindKey < 0 {
-            kindKey = keyRef
-            kindName = name
-          }
-          kindCount += 1
-        } else {
-          fail("unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), t, keyRef)
+      // A key is a short word: a small string, compared without allocating.
+      let name = t.string(keyRef)
+      switch name {
+      case "state": stateKey = keyRef
+      case "timeout": timeoutKey = keyRef
+      case "note": noteKey = keyRef
+      case "as": asKey = keyRef
+      case _ where Self.stepKindSet.contains(name):
+        if kindKey < 0 {
+          kindKey = keyRef
+          kindName = name
         }
+        kindCount += 1
+      default:
+        fail("unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), t, keyRef)
       }
     }
     guard kindKey >= 0 else {
@@ -356,12 +353,14 @@ package struct SpecParser {
         fail("`as` goes with `send` (it names the effects the send starts), not with `\(kindName)`", t, asKey)
       }
     }
-    var spec = StepSpec(
-      source: t.source(ref), start: t.nodes[ref].start, kind: kind, state: state, timeout: timeout, note: note)
-    spec.taskName = taskName
-    if case .finishTask = kind { spec.taskNameNode = t.node(at: value) }
-    if case .cancel = kind { spec.taskNameNode = t.node(at: value) }
-    return spec
+    let taskNameNode: YAMLNode?
+    switch kind {
+    case .finishTask, .cancel: taskNameNode = t.node(at: value)
+    default: taskNameNode = nil
+    }
+    return StepSpec(
+      source: t.source(ref), start: t.nodes[ref].start, kind: kind, state: state, timeout: timeout, note: note,
+      taskName: taskName, taskNameNode: taskNameNode)
   }
 
   /// An action of `send:` or `receive:`, with its path keys expanded (``ActionPath``).
@@ -413,20 +412,21 @@ package struct SpecParser {
   /// `cancel: NAME` and `finish: NAME` name a task that an earlier `send` named with `as:`.
   private mutating func checkTaskNames(_ steps: [StepSpec]) {
     var given: [String] = []
-    for step in steps {
+    // By index: a `for … in` would copy each step (its nodes and texts) to look at its kind.
+    for index in steps.indices {
       let used: (key: String, name: String)?
-      switch step.kind {
+      switch steps[index].kind {
       case .cancel(let name): used = ("cancel", name)
       case .finishTask(let name): used = ("finish", name)
       default: used = nil
       }
-      if let used, !given.contains(used.name), let node = step.taskNameNode {
+      if let used, !given.contains(used.name), let node = steps[index].taskNameNode {
         fail(
           "`\(used.key): \(used.name)` names no task: no earlier `send` has `as: \(used.name)`"
             + (given.isEmpty ? "" : Suggestion.hint(for: used.name, in: given)),
           at: node)
       }
-      if let name = step.taskName, !given.contains(name) { given.append(name) }
+      if let name = steps[index].taskName, !given.contains(name) { given.append(name) }
     }
   }
 
