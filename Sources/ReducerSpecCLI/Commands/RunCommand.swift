@@ -42,6 +42,12 @@ struct RunCommand: Subcommand {
   @Flag(name: .customLong("fail-fast"), help: "Start no more scenarios after the first failure.")
   var failFast = false
 
+  @Flag(name: .customLong("rerun-failed"), help: "Run only the scenarios that failed in the last run, and the files that could not run (as .reducer-spec/last-run.json records them).")
+  var rerunFailed = false
+
+  @Flag(name: .customLong("no-record"), help: "Leave .reducer-spec/last-run.json, the record of the last run, as it is.")
+  var noRecord = false
+
   @Option(help: ArgumentHelp("Run only shard K of N (from 1): every Nth scenario of the selection, starting at the Kth.", valueName: "K/N"))
   var shard: String?
 
@@ -50,7 +56,28 @@ struct RunCommand: Subcommand {
 
   @MainActor
   func run(in context: CommandContext) async throws -> Int32 {
-    let settings = try RunSettings(options: self, environment: context.environment)
+    var settings = try RunSettings(options: self, environment: context.environment)
+    var previous: LastRunRecord?
+    if settings.rerunFailed || (settings.writesRecord && !settings.list) {
+      do {
+        previous = try LastRunRecord.load()
+      } catch where settings.rerunFailed {
+        context.errorOutput("reducer-spec: error: \(error); run without --rerun-failed to write a new record\n")
+        return 1
+      } catch {
+        // A run without --rerun-failed replaces a record it cannot read.
+      }
+    }
+    if settings.rerunFailed {
+      switch Self.rerun(previous, files: settings.files) {
+      case .nothing(let message):
+        context.errorOutput("reducer-spec: \(message)\n")
+        return 0
+      case .run(let files, let selection):
+        settings.files = files
+        settings.selection.rerun = selection
+      }
+    }
     if let path = settings.shardStatusFile, !FileManager.default.fileExists(atPath: path) {
       _ = FileManager.default.createFile(atPath: path, contents: nil)
     }
@@ -61,11 +88,19 @@ struct RunCommand: Subcommand {
     if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
     let output = OutputBuffer(write: context.output)
     defer { output.flush() }
+    var reporters = makeReporters(
+      settings, environment: context.environment, isTerminal: context.isTerminal, standardOutput: output.append)
+    if settings.writesRecord {
+      reporters.append(
+        LastRunRecorder(previous: previous) { line in
+          output.flush()
+          context.errorOutput(line + "\n")
+        })
+    }
     let run = SpecRun(
       settings: settings,
       engine: context.makeScenarioEngine(),
-      reporters: makeReporters(
-        settings, environment: context.environment, isTerminal: context.isTerminal, standardOutput: output.append),
+      reporters: reporters,
       worker: WorkerPool.Configuration(
         executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
         timeout: settings.timeout, stopAfterFailure: settings.failFast),
@@ -77,5 +112,29 @@ struct RunCommand: Subcommand {
       },
       flushOutput: output.flush)
     return settings.list ? run.list() : run.run()
+  }
+
+  /// What `--rerun-failed` does with the last run's record.
+  enum Rerun: Equatable {
+    /// Nothing to run, and why (a line for standard error, without `reducer-spec: `).
+    case nothing(String)
+    /// The files that hold something to rerun, and the selection of their scenarios.
+    case run(files: [String], selection: RerunSelection)
+  }
+
+  /// What `--rerun-failed` runs of `files` (the paths expanded), after a last run recorded
+  /// as `record` (`nil`: none).
+  static func rerun(
+    _ record: LastRunRecord?, files: [String], directory: String = FileManager.default.currentDirectoryPath
+  ) -> Rerun {
+    let path = LastRunRecord.path
+    guard let record else { return .nothing("no record of a last run in \(path): nothing to rerun") }
+    guard record.hasFailures else { return .nothing("nothing failed in the last run (\(path)): nothing to rerun") }
+    let selection = record.rerun(in: directory)
+    let chosen = files.filter { selection.includes(file: $0) }
+    guard !chosen.isEmpty else {
+      return .nothing("nothing that failed in the last run (\(path)) is in the given paths: nothing to rerun")
+    }
+    return .run(files: chosen, selection: selection)
   }
 }

@@ -13,6 +13,10 @@ struct RunSettings: Sendable {
   var selection: ScenarioSelection
   var list: Bool
   var failFast: Bool
+  /// `--rerun-failed`: run only what failed in the last run (see ``LastRunRecord``).
+  var rerunFailed: Bool
+  /// Whether the run updates `.reducer-spec/last-run.json` (not with `--no-record`).
+  var writesRecord: Bool
   /// `--junit`, or else Bazel's `XML_OUTPUT_FILE`.
   var junitPath: String?
   var format: OutputFormat
@@ -59,6 +63,8 @@ struct RunSettings: Sendable {
 
     list = options.list
     failFast = options.failFast
+    rerunFailed = options.rerunFailed
+    writesRecord = !options.noRecord
     junitPath = options.reports.junit ?? environment["XML_OUTPUT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
     format = options.reports.format
     color = options.reports.color

@@ -2,13 +2,16 @@ import SpecRunner
 import SpecYAML
 
 /// Which of the scenarios of the loaded files a run executes: `--filter` (and Bazel's
-/// `TESTBRIDGE_TEST_ONLY`), `--tag`, then `--shard` (or Bazel's shard variables).
+/// `TESTBRIDGE_TEST_ONLY`), `--tag`, then `--shard` (or Bazel's shard variables); with
+/// `--rerun-failed`, from what failed in the last run only.
 struct ScenarioSelection: Hashable, Sendable {
   /// Texts that a scenario's ``PlannedScenario/qualifiedName`` must all contain
   /// (case-sensitive): `--filter` and `TESTBRIDGE_TEST_ONLY`, when set.
   var filters: [String] = []
   var tags = TagExpression()
   var shard: Shard?
+  /// `--rerun-failed`: only what failed in the last run, before everything else.
+  var rerun: RerunSelection?
 
   /// The selected scenarios, in the order given (run order). Filters and tags apply first;
   /// the shard then partitions what they selected.
@@ -24,7 +27,8 @@ struct ScenarioSelection: Hashable, Sendable {
   /// `position` counts this file's on.
   func apply(to scenarios: [PlannedScenario], position: inout Int) -> [PlannedScenario] {
     scenarios.filter { scenario in
-      guard filters.allSatisfy({ scenario.qualifiedName.contains($0) }) && tags.matches(scenario.tags) else {
+      guard rerun?.contains(scenario) ?? true,
+        filters.allSatisfy({ scenario.qualifiedName.contains($0) }) && tags.matches(scenario.tags) else {
         return false
       }
       defer { position += 1 }

@@ -2,7 +2,7 @@ import SpecYAML
 
 /// Paths as a reader of a report expects them: relative to a directory such as the
 /// repository's root.
-enum RelativePath {
+package enum RelativePath {
   /// `path` relative to `directory`, when it is inside it; otherwise `path` made absolute.
   /// Relative inputs are taken from `currentDirectory`; `.` and `..` are resolved.
   ///
@@ -11,7 +11,7 @@ enum RelativePath {
   /// make("./specs/a.yaml", relativeTo: "/repo", currentDirectory: "/repo") == "specs/a.yaml"
   /// make("/elsewhere/a.yaml", relativeTo: "/repo", currentDirectory: "/") == "/elsewhere/a.yaml"
   /// ```
-  static func make(_ path: String, relativeTo directory: String, currentDirectory: String) -> String {
+  package static func make(_ path: String, relativeTo directory: String, currentDirectory: String) -> String {
     let file = components(of: path, from: currentDirectory)
     let base = components(of: directory, from: currentDirectory)
     if file.count > base.count, Array(file.prefix(base.count)) == base {

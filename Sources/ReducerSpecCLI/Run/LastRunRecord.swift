@@ -1,0 +1,246 @@
+import Foundation
+import SpecRunner
+import SpecYAML
+
+/// What the last runs in a directory did, scenario by scenario: `.reducer-spec/last-run.json`,
+/// which every run updates and `--rerun-failed` reads.
+///
+/// ```json
+/// {
+///   "version": 1,
+///   "scenarios": [
+///     {"file": "specs/counter.yaml", "scenario": 0, "name": "Incrementing counts up", "outcome": "passed"},
+///     {"file": "specs/counter.yaml", "scenario": 1, "name": "Decrementing stops at zero", "outcome": "failed"},
+///     {"file": "specs/search.yaml", "scenario": 0, "row": 1, "name": "Searching for swift", "outcome": "error"}
+///   ],
+///   "fileErrors": [
+///     "specs/broken.yaml"
+///   ]
+/// }
+/// ```
+///
+/// A run merges what it did into the record it found: the scenarios it ran replace their
+/// entries (matched by place or by name, so a scenario that moved in its file or was renamed
+/// is not listed twice), and the others keep theirs. So a run with `--filter`, `--shard` or
+/// `--rerun-failed` updates only what it ran.
+struct LastRunRecord: Hashable, Codable, Sendable {
+  /// The format's version; a record of another version is not read.
+  static let version = 1
+  /// Where the record is, relative to the current directory.
+  static let path = ".reducer-spec/last-run.json"
+
+  /// One scenario (one example row of an outline) and how it ended.
+  struct Entry: Hashable, Codable, Sendable {
+    /// The spec file's path as the run named it.
+    var file: String
+    /// The scenario's index in the file's `scenarios`, from 0.
+    var scenario: Int
+    /// The example row's index, from 0; absent for a scenario without `examples`.
+    var row: Int?
+    var name: String
+    var outcome: ScenarioResult.Outcome
+
+    init(file: String, scenario: Int, row: Int? = nil, name: String, outcome: ScenarioResult.Outcome) {
+      self.file = file
+      self.scenario = scenario
+      self.row = row
+      self.name = name
+      self.outcome = outcome
+    }
+
+    init(_ result: ScenarioResult) {
+      self.init(
+        file: result.id.file, scenario: result.id.scenario, row: result.id.row, name: result.name,
+        outcome: result.outcome)
+    }
+
+    var id: ScenarioID { ScenarioID(file: file, scenario: scenario, row: row) }
+    /// Failed, or could not finish.
+    var didFail: Bool { outcome == .failed || outcome == .error }
+  }
+
+  var version: Int = Self.version
+  /// In file and scenario order.
+  var scenarios: [Entry] = []
+  /// The files that could not be read, parsed or validated, in path order.
+  var fileErrors: [String] = []
+
+  // MARK: - Merging
+
+  /// This record updated with what `result` did, its files named by `name` (see
+  /// ``LastRunRecord/fileName(_:in:)``).
+  func merging(_ result: RunResult, name: (String) -> String = { $0 }) -> LastRunRecord {
+    let ran = result.scenarios.map {
+      var entry = Entry($0)
+      entry.file = name(entry.file)
+      return entry
+    }
+    let ranIDs = Set(ran.map(\.id))
+    let ranNames = Set(ran.map { NameKey(file: $0.file, name: $0.name) })
+    let erroredFiles = Set(result.fileErrors.map { name($0.file) })
+    let filesThatRan = Set(ran.map(\.file))
+    let kept = scenarios.filter {
+      !ranIDs.contains($0.id) && !ranNames.contains(NameKey(file: $0.file, name: $0.name))
+        && !erroredFiles.contains($0.file)
+    }
+    let keptFiles = fileErrors.filter { !filesThatRan.contains($0) }
+    return LastRunRecord(
+      scenarios: (kept + ran).sorted { $0.id < $1.id },
+      fileErrors: Set(keptFiles).union(erroredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+  }
+
+  private struct NameKey: Hashable {
+    var file: String
+    var name: String
+  }
+
+  // MARK: - What to rerun
+
+  /// The scenarios that failed or could not finish.
+  var failedScenarios: [Entry] { scenarios.filter(\.didFail) }
+  /// Whether anything failed: a scenario, or a file that could not run.
+  var hasFailures: Bool { !fileErrors.isEmpty || scenarios.contains(where: \.didFail) }
+
+  /// How the record names a spec file: relative to the current directory `directory` when
+  /// it is inside it (`./specs/a.yaml` and `specs/a.yaml` are one file), absolute otherwise.
+  static func fileName(_ file: String, in directory: String) -> String {
+    RelativePath.make(file, relativeTo: directory, currentDirectory: directory)
+  }
+
+  /// What `--rerun-failed` runs, in the current directory `directory`: the record's failures.
+  func rerun(in directory: String) -> RerunSelection {
+    RerunSelection(
+      directory: directory,
+      files: Set(fileErrors),
+      ids: Set(failedScenarios.map(\.id)),
+      names: Set(failedScenarios.map { RerunSelection.Name(file: $0.file, name: $0.name) }))
+  }
+
+  // MARK: - Encoding
+
+  /// The file's text: JSON with one scenario (or file) a line, keys in a fixed order,
+  /// ending with a line break; the same bytes on every platform.
+  func encoded() -> Data {
+    var json = JSONWriter()
+    json.raw("{\n  \"version\": ")
+    json.int(version)
+    json.raw(",\n  \"scenarios\": [")
+    for (index, entry) in scenarios.enumerated() {
+      json.raw(index == 0 ? "\n    {\"file\": " : ",\n    {\"file\": ")
+      json.string(entry.file)
+      json.raw(", \"scenario\": ")
+      json.int(entry.scenario)
+      if let row = entry.row {
+        json.raw(", \"row\": ")
+        json.int(row)
+      }
+      json.raw(", \"name\": ")
+      json.string(entry.name)
+      json.raw(", \"outcome\": ")
+      json.string(entry.outcome.rawValue)
+      json.raw("}")
+    }
+    json.raw(scenarios.isEmpty ? "],\n  \"fileErrors\": [" : "\n  ],\n  \"fileErrors\": [")
+    for (index, file) in fileErrors.enumerated() {
+      json.raw(index == 0 ? "\n    " : ",\n    ")
+      json.string(file)
+    }
+    json.raw(fileErrors.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+    return Data(json.bytes)
+  }
+
+  /// Why a record cannot be read.
+  struct Unreadable: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var description: String { "cannot read \(path): \(reason)" }
+  }
+
+  /// Reads a record's text.
+  ///
+  /// - Throws: ``Unreadable`` when it is not JSON of this format, or of another version.
+  static func decode(_ data: Data, path: String = Self.path) throws(Unreadable) -> LastRunRecord {
+    struct Versioned: Decodable { var version: Int }
+    guard let versioned = try? JSONDecoder().decode(Versioned.self, from: data) else {
+      throw Unreadable(path: path, reason: "it is not a record of reducer-spec's runs (a JSON object with a version)")
+    }
+    guard versioned.version == Self.version else {
+      throw Unreadable(
+        path: path, reason: "it is version \(versioned.version) of the format, and this reducer-spec reads version \(Self.version)")
+    }
+    do {
+      return try JSONDecoder().decode(LastRunRecord.self, from: data)
+    } catch {
+      throw Unreadable(path: path, reason: "it is not a record of reducer-spec's runs (\(Self.describe(error)))")
+    }
+  }
+
+  /// Reads the record at `path`: `nil` when there is none.
+  static func load(path: String = Self.path, fileManager: FileManager = .default) throws(Unreadable) -> LastRunRecord? {
+    guard fileManager.fileExists(atPath: path) else { return nil }
+    guard let data = fileManager.contents(atPath: path) else {
+      throw Unreadable(path: path, reason: "it cannot be opened")
+    }
+    return try decode(data, path: path)
+  }
+
+  /// Writes the record to `path` atomically (a temporary file renamed over it), creating its
+  /// directory, with a `.gitignore` that ignores the directory's files, as needed.
+  func write(to path: String = Self.path) throws {
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let ignore = directory.appendingPathComponent(".gitignore")
+    if !FileManager.default.fileExists(atPath: ignore.path) {
+      try Data("# Written by reducer-spec: the record of the last run, not to be committed.\n*\n".utf8)
+        .write(to: ignore, options: .atomic)
+    }
+    try encoded().write(to: url, options: .atomic)
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    switch error as? DecodingError {
+    case .keyNotFound(let key, let context)?:
+      return "no \"\(key.stringValue)\"" + where_(context)
+    case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
+      return context.debugDescription + where_(context)
+    default:
+      return "\(error)"
+    }
+  }
+
+  private static func where_(_ context: DecodingError.Context) -> String {
+    let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    return path.isEmpty ? "" : " at \(path)"
+  }
+}
+
+/// The scenarios `--rerun-failed` keeps: every scenario of a file that could not run last
+/// time, and every scenario that failed, found by its place (index and row) or by its name in
+/// its file, so that one that moved or was renamed since is still found.
+struct RerunSelection: Hashable, Sendable {
+  struct Name: Hashable, Sendable {
+    var file: String
+    var name: String
+  }
+
+  /// The current directory, which the record's file names are relative to.
+  var directory: String
+  /// Files as the record names them (``LastRunRecord/fileName(_:in:)``).
+  var files: Set<String> = []
+  var ids: Set<ScenarioID> = []
+  var names: Set<Name> = []
+
+  /// Whether the spec file `file` (as the run names it) holds something to rerun.
+  func includes(file: String) -> Bool {
+    let file = LastRunRecord.fileName(file, in: directory)
+    return files.contains(file) || ids.contains { $0.file == file } || names.contains { $0.file == file }
+  }
+
+  func contains(_ scenario: PlannedScenario) -> Bool {
+    let file = LastRunRecord.fileName(scenario.id.file, in: directory)
+    var id = scenario.id
+    id.file = file
+    return files.contains(file) || ids.contains(id) || names.contains(Name(file: file, name: scenario.name))
+  }
+}

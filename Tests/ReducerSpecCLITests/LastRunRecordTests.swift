@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+@testable import ReducerSpecCLI
+@testable import SpecRunner
+
+/// `.reducer-spec/last-run.json`: its encoding, decoding, merging, and what `--rerun-failed`
+/// makes of it.
+@Suite struct LastRunRecordTests {
+  let record = LastRunRecord(
+    scenarios: [
+      .init(file: "specs/counter.yaml", scenario: 0, name: "Incrementing counts up", outcome: .passed),
+      .init(file: "specs/counter.yaml", scenario: 1, name: "Decrementing stops at zero", outcome: .failed),
+      .init(file: "specs/search.yaml", scenario: 0, row: 1, name: "Searching for swift", outcome: .error),
+    ],
+    fileErrors: ["specs/broken.yaml"])
+
+  @Test func theRecordIsOneScenarioALine() throws {
+    #expect(
+      String(decoding: record.encoded(), as: UTF8.self) == #"""
+        {
+          "version": 1,
+          "scenarios": [
+            {"file": "specs/counter.yaml", "scenario": 0, "name": "Incrementing counts up", "outcome": "passed"},
+            {"file": "specs/counter.yaml", "scenario": 1, "name": "Decrementing stops at zero", "outcome": "failed"},
+            {"file": "specs/search.yaml", "scenario": 0, "row": 1, "name": "Searching for swift", "outcome": "error"}
+          ],
+          "fileErrors": [
+            "specs/broken.yaml"
+          ]
+        }
+
+        """#)
+    #expect(
+      String(decoding: LastRunRecord().encoded(), as: UTF8.self) == """
+        {
+          "version": 1,
+          "scenarios": [],
+          "fileErrors": []
+        }
+
+        """)
+    // Names are JSON strings, escaped.
+    let quoted = LastRunRecord(scenarios: [.init(file: "a.yaml", scenario: 0, name: "Typing \"42\"\t", outcome: .passed)])
+    #expect(String(decoding: quoted.encoded(), as: UTF8.self).contains(#""name": "Typing \"42\"\t""#))
+    #expect(try LastRunRecord.decode(quoted.encoded()) == quoted)
+  }
+
+  @Test func aRecordDecodesToItself() throws {
+    #expect(try LastRunRecord.decode(record.encoded()) == record)
+    let written = #"{"version":1,"scenarios":[{"file":"a.yaml","scenario":2,"name":"N","outcome":"failed"}],"fileErrors":[]}"#
+    #expect(
+      try LastRunRecord.decode(Data(written.utf8))
+        == LastRunRecord(scenarios: [.init(file: "a.yaml", scenario: 2, name: "N", outcome: .failed)]))
+  }
+
+  @Test func anUnreadableRecordSaysWhyWithItsPath() {
+    func reason(_ text: String) -> String {
+      do {
+        _ = try LastRunRecord.decode(Data(text.utf8), path: ".reducer-spec/last-run.json")
+        return "read"
+      } catch {
+        return error.description
+      }
+    }
+    #expect(
+      reason("{not json")
+        == "cannot read .reducer-spec/last-run.json: it is not a record of reducer-spec's runs (a JSON object with a version)")
+    #expect(
+      reason(#"{"version":2,"runs":[]}"#)
+        == "cannot read .reducer-spec/last-run.json: it is version 2 of the format, and this reducer-spec reads version 1")
+    #expect(
+      reason(#"{"version":1,"fileErrors":[]}"#)
+        == #"cannot read .reducer-spec/last-run.json: it is not a record of reducer-spec's runs (no "scenarios")"#)
+    #expect(
+      reason(#"{"version":1,"fileErrors":[],"scenarios":[{"file":"a","scenario":0,"name":"n","outcome":"maybe"}]}"#)
+        .hasPrefix("cannot read .reducer-spec/last-run.json: it is not a record of reducer-spec's runs ("))
+  }
+
+  @Test func writingCreatesTheDirectoryAndReadingGivesItBack() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent(".reducer-spec/last-run.json").path
+    #expect(try LastRunRecord.load(path: path) == nil)
+    try record.write(to: path)
+    #expect(try LastRunRecord.load(path: path) == record)
+    let ignore = try String(contentsOfFile: directory.appendingPathComponent(".reducer-spec/.gitignore").path, encoding: .utf8)
+    #expect(ignore.hasSuffix("\n*\n"))
+    // Written again in place; no temporary file is left behind.
+    try LastRunRecord().write(to: path)
+    #expect(try LastRunRecord.load(path: path) == LastRunRecord())
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".reducer-spec").path).sorted()
+        == [".gitignore", "last-run.json"])
+  }
+
+  @Test func aRunReplacesTheEntriesOfWhatItRanAndKeepsTheOthers() {
+    let run = runResult([
+      SuiteResult(file: "specs/counter.yaml", scenarios: [result("specs/counter.yaml", 1, "Decrementing stops at zero", .passed)])
+    ])
+    let merged = record.merging(run)
+    #expect(merged.scenarios.map(\.outcome) == [.passed, .passed, .error])
+    #expect(merged.fileErrors == ["specs/broken.yaml"])
+    #expect(merged.hasFailures)
+
+    // The broken file reads now, and the search passes: nothing failed.
+    let fixed = merged.merging(
+      runResult([
+        SuiteResult(file: "specs/broken.yaml", scenarios: [result("specs/broken.yaml", 0, "Now it reads", .skipped)]),
+        SuiteResult(file: "specs/search.yaml", scenarios: [result("specs/search.yaml", 0, "Searching for swift", .passed, row: 1)]),
+      ]))
+    #expect(fixed.fileErrors == [])
+    #expect(!fixed.hasFailures)
+    #expect(fixed.scenarios.map(\.file) == ["specs/broken.yaml", "specs/counter.yaml", "specs/counter.yaml", "specs/search.yaml"])
+  }
+
+  @Test func aScenarioThatMovedOrWasRenamedIsListedOnce() {
+    // A scenario was inserted before "Decrementing stops at zero", which is now index 2.
+    let moved = record.merging(runResult([
+      SuiteResult(file: "specs/counter.yaml", scenarios: [
+        result("specs/counter.yaml", 2, "Decrementing stops at zero", .passed)
+      ])
+    ]))
+    #expect(moved.scenarios.filter { $0.file == "specs/counter.yaml" }.map(\.scenario) == [0, 2])
+    // The first scenario was renamed in place.
+    let renamed = record.merging(runResult([
+      SuiteResult(file: "specs/counter.yaml", scenarios: [result("specs/counter.yaml", 0, "Counting up", .failed)])
+    ]))
+    #expect(renamed.scenarios.filter { $0.file == "specs/counter.yaml" }.map(\.name) == ["Counting up", "Decrementing stops at zero"])
+  }
+
+  @Test func aFileThatCannotRunReplacesTheEntriesOfItsScenarios() {
+    let run = runResult([
+      SuiteResult(file: "specs/counter.yaml", errors: [
+        SpecFileError(file: "specs/counter.yaml", location: FileLocation(file: "specs/counter.yaml", line: 1, column: 1), message: "bad")
+      ])
+    ])
+    let merged = record.merging(run)
+    #expect(merged.fileErrors == ["specs/broken.yaml", "specs/counter.yaml"])
+    #expect(merged.scenarios.map(\.file) == ["specs/search.yaml"])
+  }
+
+  @Test func filesAreNamedRelativeToTheCurrentDirectory() {
+    #expect(LastRunRecord.fileName("./specs/a.yaml", in: "/repo") == "specs/a.yaml")
+    #expect(LastRunRecord.fileName("/repo/specs/a.yaml", in: "/repo") == "specs/a.yaml")
+    #expect(LastRunRecord.fileName("../other/a.yaml", in: "/repo") == "/other/a.yaml")
+    let merged = LastRunRecord().merging(
+      runResult([SuiteResult(file: "./specs/a.yaml", scenarios: [result("./specs/a.yaml", 0, "A", .failed)])])
+    ) { LastRunRecord.fileName($0, in: "/repo") }
+    #expect(merged.scenarios.map(\.file) == ["specs/a.yaml"])
+  }
+
+  @Test func rerunningSelectsTheFailuresByPlaceOrName() {
+    let selection = record.rerun(in: "/repo")
+    #expect(selection.includes(file: "specs/broken.yaml"))
+    #expect(selection.includes(file: "./specs/counter.yaml"))
+    #expect(selection.includes(file: "/repo/specs/search.yaml"))
+    #expect(!selection.includes(file: "specs/todos.yaml"))
+    #expect(selection.contains(planned("specs/counter.yaml", 1, "Decrementing stops at zero")))
+    #expect(selection.contains(planned("specs/counter.yaml", 4, "Decrementing stops at zero")), "moved")
+    #expect(selection.contains(planned("specs/counter.yaml", 1, "Renamed")), "renamed")
+    #expect(!selection.contains(planned("specs/counter.yaml", 0, "Incrementing counts up")), "passed")
+    #expect(selection.contains(planned("specs/search.yaml", 0, "Searching for swift", row: 1)))
+    #expect(!selection.contains(planned("specs/search.yaml", 0, "Searching for rust", row: 0)))
+    #expect(selection.contains(planned("specs/broken.yaml", 3, "Anything")), "a file that could not run")
+  }
+
+  @Test func rerunFailedCombinesWithTheOtherSelections() {
+    var selection = ScenarioSelection(filters: ["counter"])
+    selection.rerun = record.rerun(in: "/repo")
+    let plan = [
+      planned("specs/counter.yaml", 0, "Incrementing counts up"),
+      planned("specs/counter.yaml", 1, "Decrementing stops at zero"),
+      planned("specs/search.yaml", 0, "Searching for swift", row: 1),
+    ]
+    #expect(selection.apply(to: plan).map(\.name) == ["Decrementing stops at zero"])
+    selection.filters = []
+    selection.shard = Shard(index: 2, count: 2)
+    #expect(selection.apply(to: plan).map(\.name) == ["Searching for swift"])
+  }
+
+  @Test func whatRerunFailedDoes() {
+    let files = ["specs/counter.yaml", "specs/search.yaml", "specs/todos.yaml"]
+    #expect(
+      RunCommand.rerun(nil, files: files, directory: "/repo")
+        == .nothing("no record of a last run in .reducer-spec/last-run.json: nothing to rerun"))
+    #expect(
+      RunCommand.rerun(LastRunRecord(scenarios: [record.scenarios[0]]), files: files, directory: "/repo")
+        == .nothing("nothing failed in the last run (.reducer-spec/last-run.json): nothing to rerun"))
+    #expect(
+      RunCommand.rerun(record, files: ["specs/todos.yaml"], directory: "/repo")
+        == .nothing("nothing that failed in the last run (.reducer-spec/last-run.json) is in the given paths: nothing to rerun"))
+    #expect(
+      RunCommand.rerun(record, files: files, directory: "/repo")
+        == .run(files: ["specs/counter.yaml", "specs/search.yaml"], selection: record.rerun(in: "/repo")))
+  }
+}
+
+private func result(
+  _ file: String, _ index: Int, _ name: String, _ outcome: ScenarioResult.Outcome, row: Int? = nil
+) -> ScenarioResult {
+  ScenarioResult(
+    id: ScenarioID(file: file, scenario: index, row: row), name: name,
+    location: FileLocation(file: file, line: 3, column: 5), tags: [], outcome: outcome, duration: 0.01)
+}
+
+private func planned(_ file: String, _ index: Int, _ name: String, row: Int? = nil) -> PlannedScenario {
+  PlannedScenario(
+    id: ScenarioID(file: file, scenario: index, row: row), name: name,
+    location: FileLocation(file: file, line: 3, column: 5), tags: [])
+}
+
+private func runResult(_ suites: [SuiteResult]) -> RunResult { RunResult(suites: suites, duration: 0) }
