@@ -210,7 +210,7 @@ import Testing
     #expect(run.stdout == "")
     #expect(
       run.stderr
-        == "Error: unknown feature `Taly`; did you mean `Tally`?; the registered features are `Checklist`, `Forever`, `Roster`, `Stamper`, `Tally`, `Trapper`\n"
+        == "Error: unknown feature `Taly`; did you mean `Tally`?; the registered features are `Checklist`, `Forever`, `Gauge`, `Roster`, `Stamper`, `Tally`, `Trapper`\n"
     )
   }
 

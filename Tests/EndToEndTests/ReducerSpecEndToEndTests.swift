@@ -179,7 +179,7 @@ import Testing
                              ^
 
         Tests/Fixtures/invalid/unknown-feature.yaml
-          ✗ Tests/Fixtures/invalid/unknown-feature.yaml:1:10: error: unknown feature `Taly`; did you mean `Tally`?; the registered features are `Tally`, `Trapper`, `Forever`, `Stamper`, `Checklist`, `Roster`
+          ✗ Tests/Fixtures/invalid/unknown-feature.yaml:1:10: error: unknown feature `Taly`; did you mean `Tally`?; the registered features are `Tally`, `Trapper`, `Forever`, `Stamper`, `Checklist`, `Roster`, `Gauge`
             feature: Taly
                      ^
 

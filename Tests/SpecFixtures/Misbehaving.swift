@@ -115,4 +115,5 @@ public let fixtureFeatures: [Feature] = [
   Feature("Stamper", initialState: Stamper.State()) { Stamper() },
   checklistFeature,
   rosterFeature,
+  gaugeFeature,
 ]

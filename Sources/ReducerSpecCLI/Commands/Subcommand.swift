@@ -41,7 +41,7 @@ struct RootCommand: ParsableCommand {
     version: ReducerSpecCommand.version,
     subcommands: [
       RunCommand.self, CheckCommand.self, FeaturesCommand.self, SchemaCommand.self, DocCommand.self,
-      RecordCommand.self,
+      RecordCommand.self, CoverageCommand.self,
     ],
     defaultSubcommand: RunCommand.self
   )

@@ -27,6 +27,8 @@ public final class SpecEngine: ScenarioEngine {
     var loaded: LoadedFile
     var source: SourceFile?
     var scenarios: [ScenarioID: (spec: ScenarioSpec, program: (any ScenarioProgram)?)]
+    /// The stubs the file's own `dependencies:` names (its scenarios' are in their specs).
+    var fileStubs: [String] = []
   }
 
   /// An engine for these features. Two features with the same name are a programming error.
@@ -101,6 +103,12 @@ public final class SpecEngine: ScenarioEngine {
   package func scenarioSpecs(of path: String) -> (scenarios: [ScenarioSpec], source: SourceFile?) {
     let file = compiled(path)
     return (file.loaded.scenarios.compactMap { file.scenarios[$0.id]?.spec }, file.source)
+  }
+
+  /// The stubs named by a file's own `dependencies:` (not its scenarios'), for
+  /// `reducer-spec coverage`. Empty for a file with errors.
+  package func fileStubNames(of path: String) -> [String] {
+    compiled(path).fileStubs
   }
 
   /// Why the scenario is skipped (its `skip:`), if it is; `nil` also for an unknown one.
@@ -196,7 +204,7 @@ public final class SpecEngine: ScenarioEngine {
     guard errors.isEmpty else { return failed(errors, feature: spec.feature, source: source) }
     return Compiled(
       loaded: LoadedFile(file: path, feature: spec.feature, scenarios: planned, errors: []), source: source,
-      scenarios: scenarios)
+      scenarios: scenarios, fileStubs: spec.dependencies.map(\.name))
   }
 }
 
