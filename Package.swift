@@ -82,9 +82,12 @@ let package = Package(
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
       ]
     ),
+    // The example features as the runner registers them, for the executable (and for tests
+    // that run specs in process): ExampleFeatures itself never imports SpecRunner.
+    .target(name: "ExampleFeatureRegistry", dependencies: ["ExampleFeatures", "SpecRunner"]),
     .executableTarget(
       name: "reducer-spec",
-      dependencies: ["ExampleFeatures", "SpecRunner", "ReducerSpecCLI"]
+      dependencies: ["ExampleFeatureRegistry", "SpecRunner", "ReducerSpecCLI"]
     ),
     // What the test targets share: an IssueReporter that collects issues, temporary files,
     // and Codable types shaped like the example features.

@@ -19,6 +19,9 @@ import Testing
       "Foundation", "SpecYAML", "ReducerCore", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
       "IssueReporting", "Glibc", "Musl", "Darwin",
     ],
+    // The example features as registered; ExampleFeatures itself never sees SpecRunner.
+    "ExampleFeatureRegistry": ["ExampleFeatures", "SpecRunner"],
+    "reducer-spec": ["ExampleFeatureRegistry", "ReducerSpecCLI", "SpecRunner"],
   ]
 
   @Test(arguments: allowedImports.keys.sorted())
