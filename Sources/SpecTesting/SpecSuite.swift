@@ -1,5 +1,6 @@
 import Foundation
-import SpecRunner
+// A test target that runs specs registers features: `Feature` and the stubs come with it.
+@_exported import SpecRunner
 
 /// Spec files as Swift Testing test cases: one ``SpecScenario`` per scenario (one per
 /// example row of an outline), named as in the command's JUnit report.
