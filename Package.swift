@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "SpecYAML", targets: ["SpecYAML"]),
     .library(name: "SpecRunner", targets: ["SpecRunner"]),
     .library(name: "ReducerSpecCLI", targets: ["ReducerSpecCLI"]),
+    .library(name: "SpecTesting", targets: ["SpecTesting"]),
     .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
     .executable(name: "reducer-spec", targets: ["reducer-spec"]),
   ],
@@ -82,9 +83,16 @@ let package = Package(
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
       ]
     ),
+    // Spec files inside `swift test`: one Swift Testing test case per scenario, run in the
+    // test process (and a helper for XCTest). It imports Testing and XCTest, which come
+    // with the toolchain.
+    .target(name: "SpecTesting", dependencies: ["SpecRunner"]),
+    // The example features as the runner registers them, for the executable and for
+    // ExampleSpecsTests: ExampleFeatures itself never imports SpecRunner.
+    .target(name: "ExampleFeatureRegistry", dependencies: ["ExampleFeatures", "SpecRunner"]),
     .executableTarget(
       name: "reducer-spec",
-      dependencies: ["ExampleFeatures", "SpecRunner", "ReducerSpecCLI"]
+      dependencies: ["ExampleFeatureRegistry", "SpecRunner", "ReducerSpecCLI"]
     ),
     // What the test targets share: an IssueReporter that collects issues, temporary files,
     // and Codable types shaped like the example features.
@@ -171,6 +179,12 @@ let package = Package(
         // only printed, and a failing TestStore step would not fail its test.
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    // The example specs (specs/) as Swift Testing test cases, through SpecTesting, and a
+    // failing fixture spec that shows where and how a failure is recorded.
+    .testTarget(
+      name: "ExampleSpecsTests",
+      dependencies: ["SpecTesting", "ExampleFeatureRegistry"]
     ),
   ]
 )

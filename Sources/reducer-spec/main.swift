@@ -1,3 +1,4 @@
+import ExampleFeatureRegistry
 import ReducerSpecCLI
 import SpecRunner
 

@@ -66,6 +66,16 @@ struct LocatedMessage {
   /// The lines joined with line feeds.
   var plainText: String { plainLines.joined(separator: "\n") }
 
+  /// The lines after `path:line:column: error: `, as the console prints them without colour
+  /// (trailing spaces removed): the heading, the source line, the caret and the rest. For
+  /// reports that show the location themselves, like an issue that SpecTesting records.
+  var linesAfterLocation: [String] {
+    var lines = [heading]
+    if let sourceLine { lines.append(sourceLine) }
+    if let caret { lines.append(caret) }
+    return (lines + rest).map(\.withoutTrailingWhitespace)
+  }
+
   /// Spaces (tabs where the source line has a tab) up to the column, then `^`. The
   /// column counts Unicode scalars, as the parser's marks do.
   static func caretLine(under column: Int, of line: String) -> String {
@@ -76,6 +86,19 @@ struct LocatedMessage {
     }
     return padding + "^"
   }
+}
+
+extension StepFailure {
+  /// The failure as the console report prints it after `path:line:column: error: `: the
+  /// message's first line, the source line and a caret under the column, then the diff and
+  /// its legend, one string without colour.
+  package var reportText: String { LocatedMessage(self).linesAfterLocation.joined(separator: "\n") }
+}
+
+extension SpecFileError {
+  /// The error as the console report prints it after `path:line:column: error: `, like
+  /// ``StepFailure/reportText``.
+  package var reportText: String { LocatedMessage(self).linesAfterLocation.joined(separator: "\n") }
 }
 
 // MARK: - Text helpers shared by the reporters

@@ -2,8 +2,10 @@ import ExampleFeatures
 import SpecRunner
 
 /// The example features, each with a stub for every dependency it uses (`uuid` is a
-/// built-in stub, and `dismiss` is the architecture's own).
-let exampleFeatures: [Feature] = [
+/// built-in stub, and `dismiss` is the architecture's own): what the `reducer-spec`
+/// executable registers, and what `ExampleSpecsTests` runs `specs/` with. A module of its
+/// own because ExampleFeatures must not know SpecRunner.
+public let exampleFeatures: [Feature] = [
   Feature(
     "Counter", initialState: Counter.State(),
     stubs: [
