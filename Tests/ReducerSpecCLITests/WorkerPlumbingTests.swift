@@ -34,6 +34,7 @@ import Testing
     #expect(roundTrip(WorkerRequest.run(ids, timeout: .infinity)).hasPrefix(#"["run",1e999,"#))
     #expect(roundTrip(WorkerRequest.plan("specs/counter.yaml")) == #"["plan","specs/counter.yaml"]"#)
     #expect(roundTrip(WorkerRequest.plan("a\tb\n.yaml")) == #"["plan","a\tb\n.yaml"]"#)
+    #expect(roundTrip(WorkerRequest.forget) == #"["forget"]"#)
     #expect(roundTrip(WorkerRequest.record("specs/a.yaml", filter: nil)) == #"["record","specs/a.yaml",null]"#)
     #expect(
       roundTrip(WorkerRequest.record("specs/a.yaml", filter: "a.yaml › Counting"))

@@ -51,8 +51,10 @@ struct RunCommand: Subcommand {
   @Option(help: ArgumentHelp("Run only shard K of N (from 1): every Nth scenario of the selection, starting at the Kth.", valueName: "K/N"))
   var shard: String?
 
-  @OptionGroup var reports: ReportOptions
+  @Flag(help: "After the run, watch the spec files: rerun a file's scenarios when it changes or is added. Keys: a reruns all, f the failed ones, q quits.")
+  var watch = false
 
+  @OptionGroup var reports: ReportOptions
 
   @MainActor
   func run(in context: CommandContext) async throws -> Int32 {
@@ -88,29 +90,45 @@ struct RunCommand: Subcommand {
     if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
     let output = OutputBuffer(write: context.output)
     defer { output.flush() }
-    var reporters = makeReporters(
-      settings, environment: context.environment, isTerminal: context.isTerminal, standardOutput: output.append)
-    if settings.writesRecord {
-      reporters.append(
-        LastRunRecorder(previous: previous) { line in
+    let worker = WorkerPool.Configuration(
+      executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
+      timeout: settings.timeout, stopAfterFailure: settings.failFast)
+    let firstRecord = previous
+    var isFirstRun = true
+    /// A run with its own reporters (`--watch` makes one for each of its runs).
+    func makeRun() -> SpecRun {
+      var reporters = makeReporters(
+        settings, environment: context.environment, isTerminal: context.isTerminal, standardOutput: output.append)
+      if settings.writesRecord {
+        // A watch's later runs merge into the record that the runs before them wrote.
+        let base = isFirstRun ? firstRecord : ((try? LastRunRecord.load()) ?? nil)
+        isFirstRun = false
+        reporters.append(
+          LastRunRecorder(previous: base) { line in
+            output.flush()
+            context.errorOutput(line + "\n")
+          })
+      }
+      return SpecRun(
+        settings: settings,
+        engine: context.makeScenarioEngine(),
+        reporters: reporters,
+        worker: worker,
+        output: output.append,
+        errorOutput: { text in
+          // What goes to standard error comes after the report lines written before it.
           output.flush()
-          context.errorOutput(line + "\n")
-        })
+          context.errorOutput(text)
+        },
+        flushOutput: output.flush)
     }
-    let run = SpecRun(
-      settings: settings,
-      engine: context.makeScenarioEngine(),
-      reporters: reporters,
-      worker: WorkerPool.Configuration(
-        executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
-        timeout: settings.timeout, stopAfterFailure: settings.failFast),
-      output: output.append,
-      errorOutput: { text in
-        // What goes to standard error comes after the report lines written before it.
-        output.flush()
-        context.errorOutput(text)
-      },
-      flushOutput: output.flush)
+    if let roots = settings.watchRoots {
+      return WatchSession(
+        roots: roots, worker: worker, makeRun: makeRun, isTerminal: context.isTerminal, output: output.append,
+        flushOutput: output.flush
+      ).run()
+    }
+    let run = makeRun()
     return settings.list ? run.list() : run.run()
   }
 

@@ -24,6 +24,8 @@ struct RunSettings: Sendable {
   var githubAnnotations: GitHubAnnotationsMode
   /// Bazel's `TEST_SHARD_STATUS_FILE`: touched to say that this runner shards.
   var shardStatusFile: String?
+  /// `--watch`: the paths to watch (those given, or `specs`); `nil` without it.
+  var watchRoots: [String]?
 
   // MARK: - Resolving
 
@@ -62,6 +64,10 @@ struct RunSettings: Sendable {
     }
 
     list = options.list
+    if options.watch {
+      if options.list { throw ValidationError("--watch cannot be used with --list: --list runs nothing to watch") }
+      watchRoots = options.paths.isEmpty ? [SpecPaths.defaultDirectory] : options.paths
+    }
     failFast = options.failFast
     rerunFailed = options.rerunFailed
     writesRecord = !options.noRecord

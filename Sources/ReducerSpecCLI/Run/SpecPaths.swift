@@ -37,8 +37,24 @@ enum SpecPaths {
         files.insert(prefix + relative)
       }
     }
-    // Byte order, compared as bytes (String's own comparison is by Unicode rules).
-    return files.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }.map { String(decoding: $0, as: UTF8.self) }
+    return sorted(Array(files))
+  }
+
+  /// `paths` in byte order, compared as bytes (String's own comparison is by Unicode rules).
+  static func sorted(_ paths: [String]) -> [String] {
+    paths.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }.map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The spec files that `roots` name now (as ``expand(_:defaultDirectory:fileManager:)``
+  /// names them), with their stamps: `--watch` looks again after every burst of file
+  /// events. A root that no longer exists has no files (it is no error here).
+  static func snapshot(_ roots: [String]) -> [String: FileStamp] {
+    var stamps: [String: FileStamp] = [:]
+    for root in roots {
+      guard let files = try? expand([root]) else { continue }
+      for file in files { stamps[file] = FileStamp.of(file) }
+    }
+    return stamps
   }
 
   /// The `*.yaml` and `*.yml` files under `directory`, as paths relative to it. Symbolic

@@ -56,9 +56,24 @@ struct SpecRun {
   /// scenarios, which are selected here file by file, in file order (`--shard` counts
   /// across files), as they arrive.
   func run() -> Int32 {
+    let interrupt = InterruptPipe()
+    return run(files: settings.files, pool: WorkerPool(worker), interrupt: interrupt).status
+  }
+
+  /// How a run ended: its exit status, its result, and how the pool ended.
+  struct Outcome {
+    var status: Int32
+    var result: RunResult
+    var ending: WorkerPool.Ending
+  }
+
+  /// Runs the scenarios of `files` that the selection keeps and `keep` accepts, on `pool`
+  /// (a `--watch` run reuses one pool and one interrupt pipe for all its runs).
+  func run(
+    files: [String], keep: ((PlannedScenario) -> Bool)? = nil, pool: WorkerPool, interrupt: InterruptPipe
+  ) -> Outcome {
     let clock = ContinuousClock()
     let started = clock.now
-    let files = settings.files
     let plan = RunPlan(files: files, jobs: settings.jobs)
     for reporter in reporters { reporter.runStarted(plan) }
 
@@ -68,8 +83,7 @@ struct SpecRun {
     var loaded: [LoadedFile?] = Array(repeating: nil, count: files.count)
     var position = 0
     let selection = settings.selection
-    let interrupt = InterruptPipe()
-    let ending = WorkerPool(worker).run(files: files, interrupt: interrupt, beforeWaiting: flushOutput) {
+    let ending = pool.run(files: files, interrupt: interrupt, beforeWaiting: flushOutput) {
       index, file, output in
       loaded[index] = file
       if !output.isEmpty { errorOutput(Self.forwardedOutput(reading: file.file, output)) }
@@ -77,7 +91,8 @@ struct SpecRun {
         if selection.reportsFileErrors { file.errors.forEach { delivery.add($0) } }
         return []
       }
-      let selected = selection.apply(to: file.scenarios, position: &position)
+      var selected = selection.apply(to: file.scenarios, position: &position)
+      if let keep { selected = selected.filter(keep) }
       for scenario in selected { delivery.add(scenario) }
       return selected
     } onResult: { index, result, output in
@@ -112,8 +127,8 @@ struct SpecRun {
         status = max(status, 1)
       }
     }
-    if case .interrupted(let signal) = ending { return 128 + signal }
-    return status
+    if case .interrupted(let signal) = ending { status = 128 + signal }
+    return Outcome(status: status, result: result, ending: ending)
   }
 
   /// What a scenario's worker wrote to standard error, under a line that names the

@@ -86,6 +86,8 @@ extension WorkerRequest: WorkerCodable {
       writer.string(file)
       writer.byte(UInt8(ascii: ","))
       writer.optional(filter)
+    case .forget:
+      writer.raw(#"["forget""#)
     }
     writer.byte(UInt8(ascii: "]"))
   }
@@ -102,6 +104,8 @@ extension WorkerRequest: WorkerCodable {
     } else if cursor.take(#"["record","#) {
       guard let file = cursor.string(), cursor.take(","), let filter = cursor.optionalString() else { return nil }
       self = .record(file, filter: filter)
+    } else if cursor.take(#"["forget""#) {
+      self = .forget
     } else {
       return nil
     }

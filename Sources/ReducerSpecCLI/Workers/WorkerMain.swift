@@ -96,6 +96,9 @@ enum WorkerMain {
             },
             onStep: { stepStarted($0, file: file) })
           answer(.recorded(recorded))
+        case .forget:
+          loaded = []
+          engine.forgetFiles()
         }
       }
     }

@@ -42,6 +42,9 @@ final class WorkerPool {
     var grace: Duration = .milliseconds(500)
     /// Dispatch nothing more once a scenario failed (`--fail-fast`).
     var stopAfterFailure: Bool
+    /// Keep the idle workers when a run ends, for the pool's next run (`--watch`); the
+    /// caller ends them with ``shutDown()``. A run that is interrupted ends them anyway.
+    var keepsWorkers = false
   }
 
   /// How a run of the pool ended.
@@ -65,7 +68,7 @@ final class WorkerPool {
   /// Reused for every read from a worker.
   private var readBuffer = [UInt8](repeating: 0, count: 65536)
 
-  // The run's state (one run per pool).
+  // The run's state (reset by each run: see `startRun`).
   private var files: [String] = []
   /// The next file no worker was asked to read.
   private var nextFile = 0
@@ -133,7 +136,7 @@ final class WorkerPool {
     planned: @escaping (_ file: Int, _ loaded: LoadedFile, _ errorOutput: [UInt8]) -> [PlannedScenario],
     onResult: @escaping (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void
   ) -> Ending {
-    self.files = files
+    startRun(files: files)
     self.planned = planned
     self.onResult = onResult
     return loop(interrupt: interrupt, beforeWaiting: beforeWaiting)
@@ -147,14 +150,34 @@ final class WorkerPool {
     files: [String], filter: String?, interrupt: InterruptPipe?,
     onRecorded: @escaping (_ file: Int, _ answer: RecordAnswer, _ errorOutput: [UInt8]) -> Void
   ) -> Ending {
-    self.files = files
+    startRun(files: files)
     self.mode = .record(filter: filter)
     self.onRecorded = onRecorded
     return loop(interrupt: interrupt, beforeWaiting: {})
   }
 
+  /// Forgets the last run, and tells the workers kept from it to forget the files they
+  /// read (they may have changed since).
+  private func startRun(files: [String]) {
+    self.files = files
+    nextFile = 0
+    rereads = []
+    arrived = [:]
+    selectedFiles = 0
+    scenarios = []
+    ready = []
+    retries = []
+    stopping = false
+    mode = .run
+    recordedFiles = 0
+    for slot in slots where !slot.isDead && slot.process.output >= 0 {
+      _ = slot.process.send(WorkerRequest.forget.line)  // A dead worker shows as the end of its output.
+    }
+  }
+
   private func loop(interrupt: InterruptPipe?, beforeWaiting: () -> Void) -> Ending {
-    defer { shutDown() }
+    var keepsWorkers = configuration.keepsWorkers
+    defer { if !keepsWorkers { shutDown() } }
     while true {
       removeEndedWorkers()
       dispatch()
@@ -178,6 +201,7 @@ final class WorkerPool {
 
       if let signal = interrupt?.received() {
         for slot in slots { slot.process.forceKill() }
+        keepsWorkers = false
         return .interrupted(signal: signal)
       }
       for slot in slots {
@@ -584,8 +608,9 @@ final class WorkerPool {
     slots.removeAll(where: \.isDead)
   }
 
-  /// Lets idle workers end (their input closes) and reaps every worker.
-  private func shutDown() {
+  /// Lets idle workers end (their input closes) and reaps every worker: at the end of each
+  /// run, or (with `keepsWorkers`) when the caller is done with the pool.
+  func shutDown() {
     for slot in slots { slot.process.closeInput() }
     for slot in slots { slot.process.wait() }
     slots = []

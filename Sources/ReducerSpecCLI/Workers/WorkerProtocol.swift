@@ -57,6 +57,9 @@ enum WorkerRequest: Hashable, Sendable {
   /// ``WorkerMessage/recording`` as each scenario starts, then a ``WorkerMessage/recorded(_:)``.
   /// The worker writes no file.
   case record(String, filter: String?)
+  /// Forget every file read: the requests after it read them again, as they are now (a
+  /// `--watch` run reuses its workers, and the files change between runs). Not answered.
+  case forget
 }
 
 /// A file was read, a step started, a scenario ended, or a file was recorded.

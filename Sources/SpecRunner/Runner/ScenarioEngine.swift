@@ -41,4 +41,13 @@ public protocol ScenarioEngine: AnyObject {
   ///   - onStep: Called as each step starts, with the step's location, so that the parent
   ///     can say which step a scenario was stuck in when it crashes or times out.
   func run(_ id: ScenarioID, timeout: Duration, onStep: (FileLocation) -> Void) async -> ScenarioResult
+
+  /// Forgets every file read so far: the next ``load(files:)`` or ``run(_:timeout:onStep:)``
+  /// reads them again, as they are now (`reducer-spec --watch` keeps its workers between
+  /// runs, and the files change). An engine that keeps nothing does nothing.
+  func forgetFiles()
+}
+
+extension ScenarioEngine {
+  public func forgetFiles() {}
 }

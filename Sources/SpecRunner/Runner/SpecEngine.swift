@@ -116,6 +116,10 @@ public final class SpecEngine: ScenarioEngine {
     compiled(id.file).scenarios[id]?.spec.skip
   }
 
+  public func forgetFiles() {
+    cache = []
+  }
+
   private func compiled(_ path: String) -> Compiled {
     // By index: `lastIndex(where:)` would copy each entry (its compiled file) to test its path.
     for index in cache.indices.reversed() where cache[index].path == path { return cache[index].compiled }
