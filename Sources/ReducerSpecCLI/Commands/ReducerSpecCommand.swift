@@ -28,7 +28,10 @@ public enum ReducerSpecCommand {
   ///   name are a programming error.
   @MainActor
   public static func main(features: [Feature]) async -> Never {
-    await main(features: features, scenarioEngine: { SpecEngine(features: features) })
+    // One engine serves everything a process does: a worker's runs and recordings, the
+    // command's authoring subcommands and `--list`.
+    let engine = SpecEngine(features: features)
+    await main(engine: engine, scenarioEngine: { engine })
   }
 
   /// ``main(features:)`` with another engine for runs: for the tests of the worker pool,
@@ -38,12 +41,24 @@ public enum ReducerSpecCommand {
   public static func main(features: [Feature], scenarioEngine: @escaping @MainActor () -> any ScenarioEngine)
     async -> Never
   {
+    await main(engine: SpecEngine(features: features), scenarioEngine: scenarioEngine)
+  }
+
+  /// Serves as a worker (started with ``workerArgument``) or runs the command line.
+  ///
+  /// - Parameters:
+  ///   - engine: The features' engine: `record` requests and the authoring subcommands.
+  ///   - scenarioEngine: Makes the engine of runs.
+  @MainActor
+  private static func main(engine: SpecEngine, scenarioEngine: @escaping @MainActor () -> any ScenarioEngine)
+    async -> Never
+  {
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == workerArgument {
-      exit(await WorkerMain.serve(engine: scenarioEngine(), recorder: SpecEngine(features: features)))
+      exit(await WorkerMain.serve(engine: scenarioEngine(), recorder: engine))
     }
     let context = CommandContext(
-      engine: SpecEngine(features: features), makeScenarioEngine: scenarioEngine,
+      engine: engine, makeScenarioEngine: scenarioEngine,
       environment: ProcessInfo.processInfo.environment, isTerminal: isatty(1) == 1, output: writeOutput,
       errorOutput: writeError)
     exit(await run(arguments: arguments, in: context))

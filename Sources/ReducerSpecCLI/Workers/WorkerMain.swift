@@ -14,11 +14,11 @@ import SpecYAML
 /// `WorkerProtocol.swift`).
 enum WorkerMain {
   /// Serves requests until standard input ends; returns the exit status.
-  @MainActor
   ///
   /// - Parameters:
   ///   - engine: Reads files and runs scenarios for `plan` and `run` requests.
   ///   - recorder: Reads and runs files for `record` requests: the features' own engine.
+  @MainActor
   static func serve(engine: any ScenarioEngine, recorder: SpecEngine) async -> Int32 {
     prepareProcess()
     let board = StepBoard.attach(environment: ProcessInfo.processInfo.environment)
