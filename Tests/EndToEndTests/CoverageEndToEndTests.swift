@@ -17,29 +17,33 @@ import TestSupport
 
   @Test func consoleTableAndWhatIsNotCovered() async throws {
     let run = try await Self.run(["Tests/Fixtures/coverage"])
-    #expect(run.stderr == "")
+    // The run's report: passes are left out, so only its summary.
+    #expect(run.stderr == "3 passed, 0 failed, 0 skipped\n")
     #expect(run.status == 0)
     #expect(run.stdout == Self.gaugeConsole)
   }
 
   @Test func nestedCasesOfCollectionsAndNavigation() async throws {
     let run = try await Self.run(["Tests/Fixtures/roster", "Tests/Fixtures/coverage"])
-    #expect(run.stderr == "")
+    #expect(run.stderr == "6 passed, 0 failed, 0 skipped\n")
     #expect(run.status == 0)
     #expect(run.stdout == """
-      feature        actions       fields        stubs
-      Gauge       5/8  62.5%   4/5  80.0%   1/2  50.0%
-      Roster    11/14  78.6%   3/3 100.0%            -
+      feature        actions         fields        stubs
+      Gauge       5/9  55.6%     4/5  80.0%   1/3  33.3%
+      Roster    11/14  78.6%   16/16 100.0%            -
 
       Gauge
         actions that no step sends or receives:
           lower
           readResponse.failure
           saveTapped
+          calibrateTapped
         fields that no `state:` or `assert:` checks:
           label
         stubs that no spec stubs:
           gauge.save
+        stubs that specs stub but no scenario called:
+          gauge.calibrate
 
       Roster
         actions that no step sends or receives:
@@ -54,8 +58,9 @@ import TestSupport
     let run = try await Self.run(["--format", "json", "--minimum", "75", "Tests/Fixtures/coverage"])
     #expect(run.status == 1)
     #expect(run.stderr == """
-      Error: Gauge's actions are 62.5% covered (5 of 8), below the minimum of 75%
-      Error: Gauge's stubs are 50.0% covered (1 of 2), below the minimum of 75%
+      3 passed, 0 failed, 0 skipped
+      Error: Gauge's actions are 55.6% covered (5 of 9), below the minimum of 75%
+      Error: Gauge's stubs are 33.3% covered (1 of 3), below the minimum of 75%
 
       """)
     #expect(run.stdout == """
@@ -66,8 +71,8 @@ import TestSupport
             "files": ["Tests/Fixtures/coverage/gauge.yaml"],
             "actions": {
               "covered": 5,
-              "total": 8,
-              "percent": "62.5",
+              "total": 9,
+              "percent": "55.6",
               "items": [
                 {
                   "name": "raise",
@@ -108,6 +113,11 @@ import TestSupport
                   "name": "saveTapped",
                   "sent": 0,
                   "received": 0
+                },
+                {
+                  "name": "calibrateTapped",
+                  "sent": 0,
+                  "received": 0
                 }
               ]
             },
@@ -140,16 +150,23 @@ import TestSupport
             },
             "stubs": {
               "covered": 1,
-              "total": 2,
-              "percent": "50.0",
+              "total": 3,
+              "percent": "33.3",
               "items": [
                 {
                   "name": "gauge.read",
-                  "stubbed": 1
+                  "stubbed": 1,
+                  "called": 1
                 },
                 {
                   "name": "gauge.save",
-                  "stubbed": 0
+                  "stubbed": 0,
+                  "called": 0
+                },
+                {
+                  "name": "gauge.calibrate",
+                  "stubbed": 1,
+                  "called": 0
                 }
               ]
             }
@@ -164,10 +181,52 @@ import TestSupport
     #expect(features.map { $0["name"] as? String } == ["Gauge"])
   }
 
+  @Test func onlyTheScenariosThatRunAreCounted() async throws {
+    // `--filter` keeps "Reading the gauge": it sends `readTapped`, receives the success,
+    // checks `level`, stubs `gauge.read` (called once) and `gauge.calibrate` (never called).
+    let run = try await Self.run(["--filter", "Reading", "--format", "json", "Tests/Fixtures/coverage"])
+    #expect(run.status == 0)
+    #expect(run.stderr == "1 passed, 0 failed, 0 skipped\n")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    let gauge = try #require((object["features"] as? [[String: Any]])?.first)
+    func covered(_ kind: String) -> [String] {
+      let items = ((gauge[kind] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+      return items.filter { item in
+        let counts = ["sent", "received", "asserted"].compactMap { item[$0] as? Int }
+        if kind == "stubs" { return (item["stubbed"] as? Int ?? 0) > 0 && (item["called"] as? Int ?? 0) > 0 }
+        return counts.reduce(0, +) > 0
+      }.compactMap { $0["name"] as? String }
+    }
+    #expect(covered("actions") == ["readTapped", "readResponse.success"])
+    #expect(covered("fields") == ["level"])
+    #expect(covered("stubs") == ["gauge.read"])
+    let stubs = try #require((gauge["stubs"] as? [String: Any])?["items"] as? [[String: Any]])
+    #expect(stubs.map { "\($0["name"]!) \($0["stubbed"]!) \($0["called"]!)" } == [
+      "gauge.read 1 1", "gauge.save 0 0", "gauge.calibrate 1 0",
+    ])
+  }
+
+  @Test func aFailingScenarioIsReportedOnStandardErrorAndExits1() async throws {
+    let source = try String(
+      contentsOf: BuiltCommand.packageRoot.appendingPathComponent("Tests/Fixtures/coverage/gauge.yaml"), encoding: .utf8)
+    let spec = try TemporaryFile(Array(source.replacingOccurrences(of: "state: { level: 6 }", with: "state: { level: 5 }").utf8))
+    let run = try await Self.run([spec.path])
+    #expect(run.status == 1)
+    #expect(run.stderr.hasPrefix("\(spec.path)\n  ✗ Raising by the step ("))
+    #expect(run.stderr.contains("\(spec.path):13:9: error: A state change does not match expectation"))
+    #expect(run.stderr.hasSuffix("\n2 passed, 1 failed, 0 skipped\n"))
+    // The coverage is still reported: the specs as written, of the scenarios that ran.
+    #expect(run.stdout.hasPrefix("""
+      feature      actions       fields        stubs
+      Gauge     5/9  55.6%   4/5  80.0%   1/3  33.3%
+
+      """))
+  }
+
   @Test func minimumMetAndOutOfRange() async throws {
-    let met = try await Self.run(["--minimum", "50", "Tests/Fixtures/coverage"])
+    let met = try await Self.run(["--minimum", "33.3", "Tests/Fixtures/coverage"])
     #expect(met.status == 0)
-    #expect(met.stderr == "")
+    #expect(met.stderr == "3 passed, 0 failed, 0 skipped\n")
     let wrong = try await Self.run(["--minimum", "120", "Tests/Fixtures/coverage"])
     #expect(wrong.status == 64)
     #expect(wrong.stderr.hasPrefix("Error: --minimum takes a percentage from 0 to 100, not 120\n"))
@@ -186,17 +245,20 @@ import TestSupport
 
   static let gaugeConsole = """
     feature      actions       fields        stubs
-    Gauge     5/8  62.5%   4/5  80.0%   1/2  50.0%
+    Gauge     5/9  55.6%   4/5  80.0%   1/3  33.3%
 
     Gauge
       actions that no step sends or receives:
         lower
         readResponse.failure
         saveTapped
+        calibrateTapped
       fields that no `state:` or `assert:` checks:
         label
       stubs that no spec stubs:
         gauge.save
+      stubs that specs stub but no scenario called:
+        gauge.calibrate
 
     """
 }
@@ -213,17 +275,18 @@ import TestSupport
     let run = try await CoverageEndToEndTests.run([
       "--lcov", lcov, "--cobertura", cobertura, "--listing", listing, "Tests/Fixtures/coverage",
     ])
-    #expect(run.stderr == "")
+    #expect(run.stderr == "3 passed, 0 failed, 0 skipped\n")
     #expect(run.status == 0)
 
     let lcovText = try String(contentsOfFile: lcov, encoding: .utf8)
     let records = try LcovReader.read(lcovText)
     #expect(records.map(\.source) == ["reducer-spec-coverage/Gauge.txt"])
     let gauge = try #require(records.first)
-    #expect(gauge.lines.count == 15)
+    #expect(gauge.lines.count == 17)
     #expect(gauge.lines.filter { $0.hits > 0 }.count == 10)
     #expect(gauge.functions.filter { $0.hits == 0 }.map(\.name) == [
-      "action:lower", "action:readResponse.failure", "action:saveTapped", "field:label", "stub:gauge.save",
+      "action:lower", "action:readResponse.failure", "action:saveTapped", "action:calibrateTapped", "field:label",
+      "stub:gauge.save", "stub:gauge.calibrate",
     ])
     #expect(lcovText == Self.lcov)
 
@@ -265,13 +328,15 @@ import TestSupport
     FN:6,action:settings.setUnit
     FN:7,action:settings.setStep
     FN:8,action:saveTapped
-    FN:9,field:level
-    FN:10,field:label
-    FN:11,field:settings
-    FN:12,field:settings.unit
-    FN:13,field:settings.step
-    FN:14,stub:gauge.read
-    FN:15,stub:gauge.save
+    FN:9,action:calibrateTapped
+    FN:10,field:level
+    FN:11,field:label
+    FN:12,field:settings
+    FN:13,field:settings.unit
+    FN:14,field:settings.step
+    FN:15,stub:gauge.read
+    FN:16,stub:gauge.save
+    FN:17,stub:gauge.calibrate
     FNDA:2,action:raise
     FNDA:0,action:lower
     FNDA:1,action:readTapped
@@ -280,6 +345,7 @@ import TestSupport
     FNDA:1,action:settings.setUnit
     FNDA:1,action:settings.setStep
     FNDA:0,action:saveTapped
+    FNDA:0,action:calibrateTapped
     FNDA:3,field:level
     FNDA:0,field:label
     FNDA:2,field:settings
@@ -287,7 +353,8 @@ import TestSupport
     FNDA:2,field:settings.step
     FNDA:1,stub:gauge.read
     FNDA:0,stub:gauge.save
-    FNF:15
+    FNDA:0,stub:gauge.calibrate
+    FNF:17
     FNH:10
     DA:1,2
     DA:2,0
@@ -297,14 +364,16 @@ import TestSupport
     DA:6,1
     DA:7,1
     DA:8,0
-    DA:9,3
-    DA:10,0
-    DA:11,2
-    DA:12,1
-    DA:13,2
-    DA:14,1
-    DA:15,0
-    LF:15
+    DA:9,0
+    DA:10,3
+    DA:11,0
+    DA:12,2
+    DA:13,1
+    DA:14,2
+    DA:15,1
+    DA:16,0
+    DA:17,0
+    LF:17
     LH:10
     end_of_record
 
@@ -313,14 +382,14 @@ import TestSupport
   static let cobertura = """
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">
-    <coverage line-rate="0.6667" branch-rate="1" lines-covered="10" lines-valid="15" branches-covered="0" branches-valid="0" complexity="0" version="reducer-spec 0.1.0" timestamp="1700000000000">
+    <coverage line-rate="0.5882" branch-rate="1" lines-covered="10" lines-valid="17" branches-covered="0" branches-valid="0" complexity="0" version="reducer-spec 0.1.0" timestamp="1700000000000">
       <sources>
         <source>.</source>
       </sources>
       <packages>
-        <package name="Gauge" line-rate="0.6667" branch-rate="1" complexity="0">
+        <package name="Gauge" line-rate="0.5882" branch-rate="1" complexity="0">
           <classes>
-            <class name="Gauge.actions" filename="reducer-spec-coverage/Gauge.txt" line-rate="0.6250" branch-rate="1" complexity="0">
+            <class name="Gauge.actions" filename="reducer-spec-coverage/Gauge.txt" line-rate="0.5556" branch-rate="1" complexity="0">
               <methods>
                 <method name="raise" signature="" line-rate="1" branch-rate="1" complexity="0">
                   <lines>
@@ -362,6 +431,11 @@ import TestSupport
                     <line number="8" hits="0" branch="false"/>
                   </lines>
                 </method>
+                <method name="calibrateTapped" signature="" line-rate="0" branch-rate="1" complexity="0">
+                  <lines>
+                    <line number="9" hits="0" branch="false"/>
+                  </lines>
+                </method>
               </methods>
               <lines>
                 <line number="1" hits="2" branch="false"/>
@@ -372,60 +446,67 @@ import TestSupport
                 <line number="6" hits="1" branch="false"/>
                 <line number="7" hits="1" branch="false"/>
                 <line number="8" hits="0" branch="false"/>
+                <line number="9" hits="0" branch="false"/>
               </lines>
             </class>
             <class name="Gauge.fields" filename="reducer-spec-coverage/Gauge.txt" line-rate="0.8000" branch-rate="1" complexity="0">
               <methods>
                 <method name="level" signature="" line-rate="1" branch-rate="1" complexity="0">
                   <lines>
-                    <line number="9" hits="3" branch="false"/>
+                    <line number="10" hits="3" branch="false"/>
                   </lines>
                 </method>
                 <method name="label" signature="" line-rate="0" branch-rate="1" complexity="0">
                   <lines>
-                    <line number="10" hits="0" branch="false"/>
+                    <line number="11" hits="0" branch="false"/>
                   </lines>
                 </method>
                 <method name="settings" signature="" line-rate="1" branch-rate="1" complexity="0">
                   <lines>
-                    <line number="11" hits="2" branch="false"/>
+                    <line number="12" hits="2" branch="false"/>
                   </lines>
                 </method>
                 <method name="settings.unit" signature="" line-rate="1" branch-rate="1" complexity="0">
                   <lines>
-                    <line number="12" hits="1" branch="false"/>
+                    <line number="13" hits="1" branch="false"/>
                   </lines>
                 </method>
                 <method name="settings.step" signature="" line-rate="1" branch-rate="1" complexity="0">
                   <lines>
-                    <line number="13" hits="2" branch="false"/>
+                    <line number="14" hits="2" branch="false"/>
                   </lines>
                 </method>
               </methods>
               <lines>
-                <line number="9" hits="3" branch="false"/>
-                <line number="10" hits="0" branch="false"/>
-                <line number="11" hits="2" branch="false"/>
-                <line number="12" hits="1" branch="false"/>
-                <line number="13" hits="2" branch="false"/>
+                <line number="10" hits="3" branch="false"/>
+                <line number="11" hits="0" branch="false"/>
+                <line number="12" hits="2" branch="false"/>
+                <line number="13" hits="1" branch="false"/>
+                <line number="14" hits="2" branch="false"/>
               </lines>
             </class>
-            <class name="Gauge.stubs" filename="reducer-spec-coverage/Gauge.txt" line-rate="0.5000" branch-rate="1" complexity="0">
+            <class name="Gauge.stubs" filename="reducer-spec-coverage/Gauge.txt" line-rate="0.3333" branch-rate="1" complexity="0">
               <methods>
                 <method name="gauge.read" signature="" line-rate="1" branch-rate="1" complexity="0">
                   <lines>
-                    <line number="14" hits="1" branch="false"/>
+                    <line number="15" hits="1" branch="false"/>
                   </lines>
                 </method>
                 <method name="gauge.save" signature="" line-rate="0" branch-rate="1" complexity="0">
                   <lines>
-                    <line number="15" hits="0" branch="false"/>
+                    <line number="16" hits="0" branch="false"/>
+                  </lines>
+                </method>
+                <method name="gauge.calibrate" signature="" line-rate="0" branch-rate="1" complexity="0">
+                  <lines>
+                    <line number="17" hits="0" branch="false"/>
                   </lines>
                 </method>
               </methods>
               <lines>
-                <line number="14" hits="1" branch="false"/>
-                <line number="15" hits="0" branch="false"/>
+                <line number="15" hits="1" branch="false"/>
+                <line number="16" hits="0" branch="false"/>
+                <line number="17" hits="0" branch="false"/>
               </lines>
             </class>
           </classes>

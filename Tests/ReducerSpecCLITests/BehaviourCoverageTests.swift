@@ -26,7 +26,7 @@ import Testing
     ])
     #expect(ActionCase.leaves(of: Self.gauge) == [
       "raise", "lower", "readTapped", "readResponse.success", "readResponse.failure", "settings.setUnit",
-      "settings.setStep", "saveTapped",
+      "settings.setStep", "saveTapped", "calibrateTapped",
     ])
   }
 
@@ -71,13 +71,26 @@ import Testing
     #expect(BehaviourCoverage.fieldNames(of: ShapeProbe().shape(of: Gauge.State.self)) == [
       "level", "label", "settings", "settings.unit", "settings.step",
     ])
-    #expect(BehaviourCoverage.fieldNames(of: ShapeProbe().shape(of: Roster.State.self)) == [
-      "members", "destination", "path",
-    ])
   }
 
-  @Test func anAssignmentChecksTheLeadingFieldsOfItsPath() throws {
-    let node = try YAMLParser.parse("{ level: 1, settings.step: 2, 'members[id=0].name': x, self: null, '[': 0 }")
-    #expect(BehaviourCoverage.assertedPaths(in: node) == [["level"], ["settings", "step"], ["members"], []])
+  @Test func fieldsInsideListsEnumsAndPresentedChildren() {
+    // An identified collection's elements (`members[]`), a presented enum's cases with
+    // their fields (an alert is counted whole), a stack's elements.
+    #expect(BehaviourCoverage.fieldNames(of: ShapeProbe().shape(of: Roster.State.self)) == [
+      "members", "members[].id", "members[].name", "members[].isFavorite",
+      "destination", "destination.addMember", "destination.addMember.member", "destination.addMember.member.id",
+      "destination.addMember.member.name", "destination.addMember.member.isFavorite", "destination.alert",
+      "path", "path[].member", "path[].member.id", "path[].member.name", "path[].member.isFavorite",
+    ])
+    #expect(BehaviourCoverage.components(of: "path[].member.id") == ["path", "[]", "member", "id"])
+  }
+
+  @Test func anAssignmentChecksTheFieldsOfItsPath() throws {
+    let node = try YAMLParser.parse(
+      "{ level: 1, settings.step: 2, 'members[id=0].name': x, 'path[1].member': x, 'tally[\"a\"].b': 1, self: null, '[': 0 }")
+    // An element by id or index is any element (`[]`); a dictionary's value is its field.
+    #expect(BehaviourCoverage.assertedPaths(in: node) == [
+      ["level"], ["settings", "step"], ["members", "[]", "name"], ["path", "[]", "member"], ["tally"], [],
+    ])
   }
 }

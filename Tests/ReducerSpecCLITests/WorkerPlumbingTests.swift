@@ -44,8 +44,11 @@ import Testing
   @Test func everyMessageIsOneCompactLineThatReadsBackTheSame() {
     let location = FileLocation(file: "specs/counter.yaml", line: 14, column: 9)
     #expect(roundTrip(WorkerMessage.step(location)) == #"["step",["specs/counter.yaml",14,9]]"#)
-    #expect(roundTrip(WorkerMessage.passed(0.00125)) == #"["passed",0.00125]"#)
-    #expect(roundTrip(WorkerMessage.passed(2)) == #"["passed",2]"#)
+    #expect(roundTrip(WorkerMessage.passed(0.00125, stubCalls: nil)) == #"["passed",0.00125]"#)
+    #expect(roundTrip(WorkerMessage.passed(2, stubCalls: nil)) == #"["passed",2]"#)
+    #expect(
+      roundTrip(WorkerMessage.passed(0.5, stubCalls: ["gauge.save": 0, "gauge.read": 2]))
+        == #"["passed",0.5,[["gauge.read",2],["gauge.save",0]]]"#)
     #expect(roundTrip(WorkerMessage.recording) == #"["recording"]"#)
 
     let failed = ScenarioResult(
@@ -70,6 +73,11 @@ import Testing
       result.errorMessage = outcome == .error ? "the worker crashed with signal SIGILL\nThe worker's last lines" : nil
       roundTrip(WorkerMessage.result(result))
     }
+    var calling = failed
+    calling.stubCalls = ["gauge.read": 3]
+    #expect(roundTrip(WorkerMessage.result(calling)).hasSuffix(#",null,null,[],[["gauge.read",3]]]]"#))
+    calling.notes = [StepFailure(location: location, message: "skipped")]
+    #expect(roundTrip(WorkerMessage.result(calling)).hasSuffix(#""skipped",null]],[["gauge.read",3]]]]"#))
     var odd = failed
     odd.duration = .infinity
     roundTrip(WorkerMessage.result(odd))
@@ -176,8 +184,12 @@ import Testing
     let planned = PlannedScenario(
       id: ScenarioID(file: "a.yaml", scenario: 1), name: "counts", location: FileLocation(file: "a.yaml", line: 3, column: 5),
       tags: ["smoke"])
-    let passed = WorkerMessage.passedResult(planned, duration: 0.00125)
-    #expect(WorkerMessage.answer(passed, planned: planned) == .passed(0.00125))
+    let passed = WorkerMessage.passedResult(planned, duration: 0.00125, stubCalls: nil)
+    #expect(WorkerMessage.answer(passed, planned: planned) == .passed(0.00125, stubCalls: nil))
+    // A pass with stub calls is still short: the calls go with it.
+    var calling = passed
+    calling.stubCalls = ["gauge.read": 1]
+    #expect(WorkerMessage.answer(calling, planned: planned) == .passed(0.00125, stubCalls: ["gauge.read": 1]))
 
     // Anything the plan does not say goes in full: a failure, a skip, another name, no plan.
     var failed = passed

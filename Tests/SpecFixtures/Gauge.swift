@@ -6,11 +6,13 @@ import SpecRunner
 
 // A feature for `reducer-spec coverage`'s tests: a gauge whose specs (Tests/Fixtures/coverage)
 // leave on purpose an action case unsent (`lower`), a state field unchecked (`label`), a
-// nested case unreceived (`readResponse.failure`) and a stub unstubbed (`gauge.save`).
+// nested case unreceived (`readResponse.failure`), a stub unstubbed (`gauge.save`) and a stub
+// stubbed that nothing calls (`gauge.calibrate`, which `calibrateTapped` would call).
 
 public struct GaugeClient: Sendable {
   public var read: @Sendable (String) async throws -> Int
   public var save: @Sendable (Int) async -> Void
+  public var calibrate: @Sendable () async throws -> Int
 }
 
 extension GaugeClient: TestDependencyKey {
@@ -19,7 +21,11 @@ extension GaugeClient: TestDependencyKey {
       reportIssue("Unimplemented: GaugeClient.read")
       return 0
     },
-    save: { _ in reportIssue("Unimplemented: GaugeClient.save") })
+    save: { _ in reportIssue("Unimplemented: GaugeClient.save") },
+    calibrate: {
+      reportIssue("Unimplemented: GaugeClient.calibrate")
+      return 0
+    })
 }
 
 extension DependencyValues {
@@ -50,6 +56,7 @@ public struct Gauge: Reducer, Sendable {
     case readResponse(TaskResult<Int>)
     case settings(SettingsAction)
     case saveTapped
+    case calibrateTapped
 
     @CasePathable
     public enum SettingsAction: Codable, Equatable, Sendable {
@@ -87,6 +94,8 @@ public struct Gauge: Reducer, Sendable {
       return .none
     case .saveTapped:
       return .run { [level = state.level] _ in await gauge.save(level) }
+    case .calibrateTapped:
+      return .run { send in await send(.readResponse(TaskResult { try await gauge.calibrate() })) }
     }
   }
 }
@@ -96,6 +105,7 @@ public let gaugeFeature = Feature(
   stubs: [
     .endpoint("gauge.read", \.gauge.read),
     .endpoint("gauge.save", \.gauge.save),
+    .endpoint("gauge.calibrate", \.gauge.calibrate),
   ]
 ) {
   Gauge()

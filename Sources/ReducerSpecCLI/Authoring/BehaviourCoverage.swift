@@ -3,9 +3,10 @@ import SpecYAML
 
 /// What the specs of a run cover of their features' behaviour, for `reducer-spec coverage`:
 /// per feature, every action case (nested cases too) and whether a step sends or receives
-/// it, every state field (nested struct fields too) and whether a `state:` or `assert:` step
-/// checks it, and every registered stub and whether a spec stubs it. Read from the specs as
-/// written; nothing runs.
+/// it, every state field (nested fields too) and whether a `state:` or `assert:` step checks
+/// it, and every registered stub, whether a spec stubs it and whether the run called it.
+/// The actions, fields and stubs are read from the specs as written, of the scenarios that
+/// ran (skipped ones are left out); the calls come from the run's results.
 struct BehaviourCoverage {
   /// One thing a feature can do or has: an action case, a state field, a stub.
   struct Item: Equatable {
@@ -15,7 +16,14 @@ struct BehaviourCoverage {
     var hits: Int = 0
     /// How many steps receive it (actions only).
     var received: Int = 0
-    var isCovered: Bool { hits + received > 0 }
+    /// How many times the scenarios that ran called it (stubs only); `nil` for a stub whose
+    /// uses cannot be counted (a value installed as it is), and for actions and fields.
+    var called: Int?
+    /// Sent or received, checked, or stubbed and (when its calls are counted) called.
+    var isCovered: Bool { hits + received > 0 && called != 0 }
+    /// A dashboard's hits for the item: how many steps send or receive it or check it; for a
+    /// stub, how many times it was called (how many specs stub it, when calls are not counted).
+    var lineHits: Int { called ?? (hits + received) }
   }
 
   enum Kind: String, CaseIterable {
@@ -51,9 +59,19 @@ struct BehaviourCoverage {
   /// The files that could not be read or bound (`reducer-spec check` says why): not counted.
   var failedFiles: [String]
 
-  /// The coverage of the features that these spec files name.
+  /// The coverage of the features that these spec files name, counting the scenarios that
+  /// `result` reports as run (not skipped).
   @MainActor
-  init(files: [String], engine: SpecEngine) {
+  init(files: [String], engine: SpecEngine, result: RunResult) {
+    var ran: Set<ScenarioID> = []
+    var calls: [String: [String: Int]] = [:]
+    for suite in result.suites {
+      for scenario in suite.scenarios where scenario.outcome != .skipped {
+        ran.insert(scenario.id)
+        guard let feature = suite.feature else { continue }
+        for (stub, count) in scenario.stubCalls ?? [:] { calls[feature, default: [:]][stub, default: 0] += count }
+      }
+    }
     var byName: [String: (feature: Feature, coverage: FeatureCoverage, tree: [ActionCase])] = [:]
     var failed: [String] = []
     let probe = ShapeProbe()
@@ -67,16 +85,17 @@ struct BehaviourCoverage {
         var coverage = FeatureCoverage(name: name)
         coverage.actions = ActionCase.leaves(of: tree).map { Item(name: $0) }
         coverage.fields = Self.fieldNames(of: probe.shape(of: feature.types.state.type)).map { Item(name: $0) }
-        coverage.stubs = feature.stubs.map { Item(name: $0.name) }
+        coverage.stubs = feature.stubs.map { Item(name: $0.name, called: $0.usesAreCounted ? 0 : nil) }
         byName[name] = (feature, coverage, tree)
       }
       var entry = byName[name]!
       entry.coverage.files.append(loaded.file)
-      var stubbed = engine.fileStubNames(of: loaded.file)
+      let scenarios = engine.identifiedScenarioSpecs(of: loaded.file).filter { ran.contains($0.id) }
+      var stubbed = scenarios.isEmpty ? [] : engine.fileStubNames(of: loaded.file)
       var sent: [String] = []
       var received: [String] = []
       var asserted: [[String]] = []
-      for scenario in engine.scenarioSpecs(of: loaded.file).scenarios {
+      for (_, scenario) in scenarios {
         let behaviour = scenario.behaviour
         stubbed += behaviour.stubbed
         for action in behaviour.sent { sent += ActionCase.covered(by: action, in: entry.tree) }
@@ -90,7 +109,7 @@ struct BehaviourCoverage {
         entry.coverage.actions[index].received += received.filter { $0 == name }.count
       }
       for index in entry.coverage.fields.indices {
-        let field = entry.coverage.fields[index].name.split(separator: ".").map(String.init)
+        let field = Self.components(of: entry.coverage.fields[index].name)
         entry.coverage.fields[index].hits += asserted.filter { path in
           path.starts(with: field) || field.starts(with: path)
         }.count
@@ -101,28 +120,49 @@ struct BehaviourCoverage {
       }
       byName[name] = entry
     }
+    for (name, stubCalls) in calls {
+      guard var entry = byName[name] else { continue }
+      for index in entry.coverage.stubs.indices where entry.coverage.stubs[index].called != nil {
+        entry.coverage.stubs[index].called! += stubCalls[entry.coverage.stubs[index].name] ?? 0
+      }
+      byName[name] = entry
+    }
     features = byName.values.map(\.coverage).sorted { $0.name < $1.name }
     failedFiles = failed
   }
 
   // MARK: - State fields
 
-  /// The state's fields, and the fields of the structs they hold (`detail.note`), in the
-  /// order the state's `init(from:)` reads them. Lists, enums and presented children are
-  /// fields whose insides are not counted.
+  /// The state's fields, and what they hold, in the order the state's `init(from:)` reads
+  /// them: the fields of a struct (`detail.note`), of an element of a list, an identified
+  /// collection or a stack (`todos[].title`; `[]` is any element), and of each case of an
+  /// enum whose payload has fields (`destination.addContact.contact.name`). Optionals and
+  /// presented children (`@Presents`) are their wrapped value. Dictionaries, scalars, enums
+  /// without payloads, alerts and confirmation dialogs are counted whole.
   static func fieldNames(of shape: TypeShape) -> [String] {
     var names: [String] = []
     func walk(_ shape: TypeShape, _ prefix: String, depth: Int) {
       guard depth < 8 else { return }
       switch shape {
-      case .record(_, let fields):
+      case .record(let named, let fields) where named.role == .plain:
         for field in fields {
           let name = prefix + field.name
           names.append(name)
           walk(field.shape, name + ".", depth: depth + 1)
         }
-      case .optional(let wrapped) where depth > 0:
+      case .optional(let wrapped) where depth > 0, .presented(let wrapped) where depth > 0:
         walk(wrapped, prefix, depth: depth)
+      case .list(let element) where depth > 0, .identified(let element) where depth > 0,
+        .stack(let element) where depth > 0:
+        // `todos.` becomes `todos[].`: the fields of any element.
+        walk(element, String(prefix.dropLast()) + "[].", depth: depth + 1)
+      case .enumeration(_, let cases) where depth > 0:
+        for item in cases {
+          guard case .value(let payload) = item.payload, Self.hasFields(payload) else { continue }
+          let name = prefix + item.name
+          names.append(name)
+          walk(payload, name + ".", depth: depth + 1)
+        }
       default:
         break
       }
@@ -131,18 +171,38 @@ struct BehaviourCoverage {
     return names
   }
 
-  /// The fields that a mapping of assignments checks: each key's leading field names
-  /// (`todos[id=0].title` checks `todos`; `self` is every field: the empty path).
+  /// Whether a payload holds fields of its own (a struct, or one behind an optional).
+  private static func hasFields(_ shape: TypeShape) -> Bool {
+    switch shape {
+    case .record(_, let fields): !fields.isEmpty
+    case .optional(let wrapped), .presented(let wrapped): hasFields(wrapped)
+    default: false
+    }
+  }
+
+  /// The fields that a mapping of assignments checks, as the components of ``fieldNames(of:)``:
+  /// `todos[id=0].title` checks `todos`, `todos[]` and `todos[].title`; `self` is every
+  /// field (the empty path).
   static func assertedPaths(in assignments: YAMLNode) -> [[String]] {
     guard let mapping = assignments.mapping else { return [] }
     return mapping.entries.compactMap { entry in
       guard let key = entry.key.scalar?.value, let path = try? StatePath(parsing: key) else { return nil }
       var fields: [String] = []
       for component in path.components {
-        guard case .field(let name) = component else { break }
-        fields.append(name)
+        switch component {
+        case .field(let name): fields.append(name)
+        case .index, .id: fields.append("[]")
+        case .key: return fields
+        }
       }
       return fields
+    }
+  }
+
+  /// The components of a field's name: `todos[].title` is `todos`, `[]`, `title`.
+  static func components(of field: String) -> [String] {
+    field.split(separator: ".").flatMap { part -> [String] in
+      part.hasSuffix("[]") ? [String(part.dropLast(2)), "[]"] : [String(part)]
     }
   }
 }

@@ -7,7 +7,8 @@ import Foundation
 /// is a pseudo source file, `reducer-spec-coverage/FEATURE.txt` (see ``listing(of:)``),
 /// whose line N is the feature's Nth item: its action cases, then its state fields, then
 /// its stubs, in the order of the console and the JSON. A line's hits are how many steps
-/// send or receive the action, check the field, or stub the stub.
+/// send or receive the action or check the field, or how many times the stub was called
+/// (``BehaviourCoverage/Item/lineHits``).
 enum CoverageReports {
   typealias Coverage = BehaviourCoverage
   typealias Kind = BehaviourCoverage.Kind
@@ -59,11 +60,11 @@ enum CoverageReports {
     if coverage.features.isEmpty { out += "No spec files of a registered feature were read.\n" }
 
     for feature in coverage.features {
-      let uncovered = Kind.allCases.map { kind in feature.items(kind).filter { !$0.isCovered }.map(\.name) }
-      guard uncovered.contains(where: { !$0.isEmpty }) else { continue }
+      let lists = uncoveredLists(of: feature)
+      guard !lists.isEmpty else { continue }
       out += "\n" + headings(feature.name + "\n")
-      for (kind, names) in zip(Kind.allCases, uncovered) where !names.isEmpty {
-        out += "  \(uncoveredTitle(kind)):\n"
+      for (title, names) in lists {
+        out += "  \(title):\n"
         for name in names { out += "    \(name)\n" }
       }
     }
@@ -76,12 +77,17 @@ enum CoverageReports {
     return out
   }
 
-  static func uncoveredTitle(_ kind: Kind) -> String {
-    switch kind {
-    case .actions: "actions that no step sends or receives"
-    case .fields: "fields that no `state:` or `assert:` checks"
-    case .stubs: "stubs that no spec stubs"
-    }
+  /// What a feature leaves uncovered, as titled lists of names (the empty ones left out).
+  static func uncoveredLists(of feature: Coverage.FeatureCoverage) -> [(title: String, names: [String])] {
+    let uncovered = { (items: [Coverage.Item]) in items.filter { !$0.isCovered } }
+    let stubs = uncovered(feature.stubs)
+    let lists = [
+      ("actions that no step sends or receives", uncovered(feature.actions).map(\.name)),
+      ("fields that no `state:` or `assert:` checks", uncovered(feature.fields).map(\.name)),
+      ("stubs that no spec stubs", stubs.filter { $0.hits == 0 }.map(\.name)),
+      ("stubs that specs stub but no scenario called", stubs.filter { $0.hits > 0 }.map(\.name)),
+    ]
+    return lists.filter { !$0.1.isEmpty }
   }
 
   /// `4/5  80.0%`, or `-` for a feature without any of the kind.
@@ -115,7 +121,10 @@ enum CoverageReports {
           case .fields:
             .object([("name", .string(item.name)), ("asserted", .integer(item.hits))])
           case .stubs:
-            .object([("name", .string(item.name)), ("stubbed", .integer(item.hits))])
+            .object([
+              ("name", .string(item.name)), ("stubbed", .integer(item.hits)),
+              ("called", item.called.map { .integer($0) } ?? .null),
+            ])
           }
         }
         entries.append(
@@ -146,12 +155,12 @@ enum CoverageReports {
         out += "FN:\(index + 1),\(singular(line.kind)):\(line.item.name)\n"
       }
       for line in lines {
-        out += "FNDA:\(line.item.hits + line.item.received),\(singular(line.kind)):\(line.item.name)\n"
+        out += "FNDA:\(line.item.lineHits),\(singular(line.kind)):\(line.item.name)\n"
       }
       let hit = lines.filter(\.item.isCovered).count
       out += "FNF:\(lines.count)\nFNH:\(hit)\n"
       for (index, line) in lines.enumerated() {
-        out += "DA:\(index + 1),\(line.item.hits + line.item.received)\n"
+        out += "DA:\(index + 1),\(line.item.lineHits)\n"
       }
       out += "LF:\(lines.count)\nLH:\(hit)\n"
       out += "end_of_record\n"
@@ -199,12 +208,12 @@ enum CoverageReports {
           out += "            <method name=\"\(escaped(item.name))\" signature=\"\""
             + " line-rate=\"\(item.isCovered ? "1" : "0")\" branch-rate=\"1\" complexity=\"0\">\n"
             + "              <lines>\n"
-            + "                <line number=\"\(line)\" hits=\"\(item.hits + item.received)\" branch=\"false\"/>\n"
+            + "                <line number=\"\(line)\" hits=\"\(item.lineHits)\" branch=\"false\"/>\n"
             + "              </lines>\n            </method>\n"
         }
         out += "          </methods>\n          <lines>\n"
         for (line, item) in numbered {
-          out += "            <line number=\"\(line)\" hits=\"\(item.hits + item.received)\" branch=\"false\"/>\n"
+          out += "            <line number=\"\(line)\" hits=\"\(item.lineHits)\" branch=\"false\"/>\n"
         }
         out += "          </lines>\n        </class>\n"
       }

@@ -2,20 +2,22 @@ import ArgumentParser
 import Foundation
 import SpecRunner
 
-/// `reducer-spec coverage [PATH…]`: what the selected specs cover of their features'
-/// behaviour (``BehaviourCoverage``): the action cases that steps send or receive, the state
-/// fields that `state:` and `assert:` steps check, the stubs that specs stub. Read from the
-/// specs in this process, as `check` reads them; nothing runs.
+/// `reducer-spec coverage [PATH…]`: runs the selected specs as a run does (in workers), then
+/// reports what they cover of their features' behaviour (``BehaviourCoverage``): the action
+/// cases that steps send or receive, the state fields that `state:` and `assert:` steps
+/// check, the stubs that specs stub and the run called.
 struct CoverageCommand: Subcommand {
   static let configuration = CommandConfiguration(
     commandName: "coverage",
-    abstract: "Reports which actions, state fields and stubs of each feature the specs cover.",
+    abstract: "Runs specs and reports which actions, state fields and stubs of each feature they cover.",
     usage: "reducer-spec coverage [<options>] [<path> ...]",
     discussion: """
-      For each feature that the specs name: its action cases (nested ones too) that no step \
-      sends or receives, its state fields that no `state:` or `assert:` step checks, and its \
-      stubs that no spec stubs. The specs are read, not run. Exit status: 0, or 1 when a file \
-      has errors or a kind of a feature is below --minimum, 64 for a usage error.
+      Runs the specs as `reducer-spec run` does (failures are reported on standard error), \
+      then reports for each feature that the specs name: its action cases (nested ones too) \
+      that no step sends or receives, its state fields that no `state:` or `assert:` step \
+      checks, and its stubs that no spec stubs or that the run never called. Exit status: 0, \
+      or 1 when a scenario fails, a file has errors or a kind of a feature is below \
+      --minimum, 64 for a usage error, 130 when interrupted.
       """)
 
   @Argument(help: ArgumentHelp(
@@ -42,9 +44,27 @@ struct CoverageCommand: Subcommand {
     valueName: "percent"))
   var minimum: Double?
 
+  @Option(help: ArgumentHelp("How many scenarios run at once, each in its own worker process. (default: the number of cores)", valueName: "n"))
+  var jobs: Int?
+
+  @OptionGroup var timeoutOption: TimeoutOption
+
+  @Option(help: ArgumentHelp("Run and count only the scenarios whose 'file › name' contains this text.", valueName: "text"))
+  var filter: String?
+
+  @Option(help: ArgumentHelp("Run and count only the scenarios with this tag; !tag leaves out those with it. Repeatable.", valueName: "tag"))
+  var tag: [String] = []
+
+  @Flag(name: .customLong("fail-fast"), help: "Start no more scenarios after the first failure.")
+  var failFast = false
+
+  @Option(help: ArgumentHelp("Write a JUnit XML report of the run to this file.", valueName: "file"))
+  var junit: String?
+
   @OptionGroup var colorOption: ColorOption
 
   func validate() throws {
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1; got \(jobs)") }
     if let minimum, !(0...100).contains(minimum) {
       throw ValidationError("--minimum takes a percentage from 0 to 100, not \(Self.number(minimum))")
     }
@@ -52,11 +72,41 @@ struct CoverageCommand: Subcommand {
 
   @MainActor
   func run(in context: CommandContext) throws -> Int32 {
-    let files = try SpecPaths.expand(paths)
-    let coverage = BehaviourCoverage(files: files, engine: context.engine)
+    var selection = ScenarioSelection()
+    selection.filters = [filter].compactMap { $0 }.filter { !$0.isEmpty }
+    selection.tags = try TagExpression(parsing: tag)
+    let settings = RunSettings(
+      files: try SpecPaths.expand(paths), jobs: jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
+      timeout: try RunSettings.timeout(timeoutOption.timeout), selection: selection, failFast: failFast,
+      junitPath: junit, color: colorOption.color)
+    let style = TerminalStyle(enabled: colorOption.isOn(in: context))
+
+    // The run: what fails is on standard error, as a run writes it (passes left out).
+    let output = OutputBuffer(write: context.errorOutput)
+    let color = ConsoleReporter.shouldUseColor(
+      mode: settings.color, isTerminal: context.isTerminal, environment: context.environment)
+    let results = RunResultKeeper()
+    var reporters: [any RunReporter] = [
+      ConsoleReporter(color: color, isCheck: false, showsPasses: false) { output.append($0 + "\n") }, results,
+    ]
+    if let junit {
+      reporters.append(JUnitReporter(path: junit, relativeTo: FileManager.default.currentDirectoryPath))
+    }
+    var workerEnvironment = context.environment
+    if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
+    let run = SpecRun(
+      settings: settings, engine: context.makeScenarioEngine(), reporters: reporters,
+      worker: WorkerPool.Configuration(
+        executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
+        timeout: settings.timeout, stopAfterFailure: settings.failFast),
+      output: output.append, errorOutput: output.append, flushOutput: output.flush)
+    let runStatus = run.run()
+    output.flush()
+    guard let result = results.result, !result.wasInterrupted else { return runStatus }
+
+    let coverage = BehaviourCoverage(files: settings.files, engine: context.engine, result: result)
     switch format {
     case .console:
-      let style = TerminalStyle(enabled: colorOption.isOn(in: context))
       context.output(CoverageReports.console(coverage, headings: style.headings))
     case .json:
       context.output(CoverageReports.json(coverage).text() + "\n")
@@ -87,7 +137,7 @@ struct CoverageCommand: Subcommand {
         return 1
       }
     }
-    var status: Int32 = coverage.failedFiles.isEmpty ? 0 : 1
+    var status: Int32 = coverage.failedFiles.isEmpty ? runStatus : 1
     if let minimum {
       for feature in coverage.features {
         for kind in BehaviourCoverage.Kind.allCases {
@@ -108,4 +158,11 @@ struct CoverageCommand: Subcommand {
   static func number(_ value: Double) -> String {
     value == value.rounded() ? String(Int(value)) : String(value)
   }
+}
+
+/// Keeps the result of a run, for a command that reports on it afterwards.
+final class RunResultKeeper: RunReporter {
+  private(set) var result: RunResult?
+
+  func runFinished(_ result: RunResult) throws { self.result = result }
 }

@@ -27,6 +27,26 @@ struct RunSettings: Sendable {
   /// `--watch`: the paths to watch (those given, or `specs`); `nil` without it.
   var watchRoots: [String]?
 
+  /// The settings of a run that another command makes (`reducer-spec coverage`): no
+  /// listing, no watching, no record of the run, the console's report.
+  init(
+    files: [String], jobs: Int, timeout: Duration, selection: ScenarioSelection, failFast: Bool, junitPath: String?,
+    color: ColorMode
+  ) {
+    self.files = files
+    self.jobs = jobs
+    self.timeout = timeout
+    self.selection = selection
+    self.list = false
+    self.failFast = failFast
+    self.rerunFailed = false
+    self.writesRecord = false
+    self.junitPath = junitPath
+    self.format = .console
+    self.color = color
+    self.githubAnnotations = .off
+  }
+
   // MARK: - Resolving
 
   /// `--timeout`'s value (a run's, and `record`'s).

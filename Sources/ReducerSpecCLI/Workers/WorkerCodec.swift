@@ -118,9 +118,13 @@ extension WorkerRequest: WorkerCodable {
 extension WorkerMessage: WorkerCodable {
   func write(to writer: inout JSONWriter) {
     switch self {
-    case .passed(let duration):
+    case .passed(let duration, let stubCalls):
       writer.raw(#"["passed","#)
       writer.double(duration)
+      if let stubCalls {
+        writer.byte(UInt8(ascii: ","))
+        writeStubCalls(stubCalls, to: &writer)
+      }
     case .plan(let file):
       writer.raw(#"["plan","#)
       file.write(to: &writer)
@@ -143,7 +147,12 @@ extension WorkerMessage: WorkerCodable {
     // The most common first: a pass, a plan.
     if cursor.take(#"["passed","#) {
       guard let duration = cursor.double() else { return nil }
-      self = .passed(duration)
+      var stubCalls: [String: Int]?
+      if cursor.take(",") {
+        guard let calls = readStubCalls(from: &cursor) else { return nil }
+        stubCalls = calls
+      }
+      self = .passed(duration, stubCalls: stubCalls)
     } else if cursor.take(#"["plan","#) {
       guard let file = LoadedFile(from: &cursor) else { return nil }
       self = .plan(file)
@@ -259,7 +268,9 @@ extension SpecFileError: WorkerCodable {
 }
 
 extension ScenarioResult: WorkerCodable {
-  /// `[ID,name,LOCATION,tags,outcome,duration,failures,skipReason,errorMessage]`, then `,notes` when there are any
+  /// `[ID,name,LOCATION,tags,outcome,duration,failures,skipReason,errorMessage]`, then
+  /// `,notes` when there are notes or stub calls (`[]` for none), then `,stubCalls` when
+  /// there are any.
   func write(to writer: inout JSONWriter) {
     writer.byte(UInt8(ascii: "["))
     id.write(to: &writer)
@@ -279,9 +290,13 @@ extension ScenarioResult: WorkerCodable {
     writer.optional(skipReason)
     writer.byte(UInt8(ascii: ","))
     writer.optional(errorMessage)
-    if let notes, !notes.isEmpty {
+    if (notes?.isEmpty == false) || stubCalls != nil {
       writer.byte(UInt8(ascii: ","))
-      writer.list(notes)
+      writer.list(notes ?? [])
+    }
+    if let stubCalls {
+      writer.byte(UInt8(ascii: ","))
+      writeStubCalls(stubCalls, to: &writer)
     }
     writer.byte(UInt8(ascii: "]"))
   }
@@ -294,18 +309,46 @@ extension ScenarioResult: WorkerCodable {
       cursor.take(","), let skipReason = cursor.optionalString(), cursor.take(","),
       let errorMessage = cursor.optionalString()
     else { return nil }
-    // `,notes` when the scenario noted something (skipped assertions).
+    // `,notes` when the scenario noted something (skipped assertions) or has stub calls.
     var notes: [StepFailure]?
+    var stubCalls: [String: Int]?
     if cursor.take(",") {
       guard let list = cursor.list(of: StepFailure.self) else { return nil }
-      notes = list
+      notes = list.isEmpty ? nil : list
+      if cursor.take(",") {
+        guard let calls = readStubCalls(from: &cursor) else { return nil }
+        stubCalls = calls
+      }
     }
     guard cursor.take("]") else { return nil }
     self.init(
       id: id, name: name, location: location, tags: tags, outcome: outcome, duration: duration, failures: failures,
       skipReason: skipReason, errorMessage: errorMessage)
     self.notes = notes
+    self.stubCalls = stubCalls
   }
+}
+
+/// A scenario's stub calls: `[["gauge.read",1],["gauge.save",0]]`, by name.
+private func writeStubCalls(_ calls: [String: Int], to writer: inout JSONWriter) {
+  writer.list(calls.sorted { $0.key < $1.key }) { writer, entry in
+    writer.byte(UInt8(ascii: "["))
+    writer.string(entry.key)
+    writer.byte(UInt8(ascii: ","))
+    writer.int(entry.value)
+    writer.byte(UInt8(ascii: "]"))
+  }
+}
+
+private func readStubCalls(from cursor: inout JSONCursor) -> [String: Int]? {
+  var calls: [String: Int] = [:]
+  let complete = cursor.list { cursor in
+    guard cursor.take("["), let name = cursor.string(), cursor.take(","), let count = cursor.int(), cursor.take("]")
+    else { return false }
+    calls[name] = count
+    return true
+  }
+  return complete ? calls : nil
 }
 
 extension LoadedFile: WorkerCodable {

@@ -497,8 +497,8 @@ final class WorkerPool {
       return .read(loaded)
     case .run(let index):
       switch message {
-      case .passed(let duration):
-        return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration))
+      case .passed(let duration, let stubCalls):
+        return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration, stubCalls: stubCalls))
       case .result(let result):
         guard result.id == scenarios[index].id else {
           return .broken("the worker answered for \(result.id) instead of \(scenarios[index].id)")

@@ -21,6 +21,8 @@ import SpecYAML
 //     ["result",[…a ScenarioResult…]]                                  when the scenario ends
 //     ["passed",0.0012]                                                or: it passed in that many
 //                                                                     seconds, as its file's plan says
+//                                                                     (then its stub calls, if any:
+//                                                                     ,[["gauge.read",1]])
 //     ["recording"]                                                    a scenario of a record starts
 //     ["recorded",[…a RecordedFile…]]                                  the record ends: the new text
 //
@@ -68,25 +70,27 @@ enum WorkerMessage: Hashable, Sendable {
   case step(FileLocation)
   case result(ScenarioResult)
   /// The scenario passed in this many seconds, and its result says nothing its planned
-  /// form does not (the most common answer, short to write and to read).
-  case passed(Double)
+  /// form does not but its stub calls (the most common answer, short to write and to read).
+  case passed(Double, stubCalls: [String: Int]?)
   /// A scenario of the file being recorded starts: its timeout starts now.
   case recording
   case recorded(RecordedFile)
 
   /// The message for a result: `passed` when the result is the plain pass of `planned`.
   static func answer(_ result: ScenarioResult, planned: PlannedScenario?) -> WorkerMessage {
-    if let planned, result == passedResult(planned, duration: result.duration) {
-      return .passed(result.duration)
+    if let planned, result == passedResult(planned, duration: result.duration, stubCalls: result.stubCalls) {
+      return .passed(result.duration, stubCalls: result.stubCalls)
     }
     return .result(result)
   }
 
   /// The result that a `passed` message stands for.
-  static func passedResult(_ planned: PlannedScenario, duration: Double) -> ScenarioResult {
-    ScenarioResult(
+  static func passedResult(_ planned: PlannedScenario, duration: Double, stubCalls: [String: Int]?) -> ScenarioResult {
+    var result = ScenarioResult(
       id: planned.id, name: planned.name, location: planned.location, tags: planned.tags, outcome: .passed,
       duration: duration)
+    result.stubCalls = stubCalls
+    return result
   }
 }
 

@@ -44,6 +44,17 @@ public struct Stub: Sendable {
   /// the file is bound). `nil` for every other stub.
   package let emission: (@Sendable (_ value: YAMLNode, _ decoder: YAMLDecoder) throws -> any Sendable)?
 
+  /// Whether a scenario's uses of the stub are counted (its ``ConfiguredStub/uses``): an
+  /// endpoint's calls, a list of values' uses, a stream's opens. A value installed as it
+  /// is, and a built-in, cannot say whether it was used.
+  package var usesAreCounted: Bool {
+    switch signature {
+    case .endpoint: true
+    case .value(_, let isList): isList
+    case nil: emission != nil
+    }
+  }
+
   /// The Swift types a stub decodes.
   package enum Signature: Sendable {
     /// A value stub: one value, or (when `isList`) a list of them, one per use.
@@ -89,6 +100,10 @@ package struct ConfiguredStub: Sendable {
   var emit: (@Sendable (any Sendable) -> Void)?
   /// For a stream stub: finishes every open stream.
   var close: (@Sendable () -> Void)?
+  /// How many times the scenario used the stub so far: an endpoint's calls, a value
+  /// stub's uses, a stream stub's streams opened. `nil` for a stub whose uses cannot be
+  /// counted (a value installed as it is, and most built-ins).
+  var uses: (@Sendable () -> Int)?
 }
 
 // MARK: - Value stubs
@@ -118,7 +133,7 @@ extension Stub {
       decoder.rootName = "`\(name)`"
       let values = try decodeOneOrList(Value.self, from: node, decoder: decoder)
       let source = ValueSource(name: name, values: values.values, isList: values.isList)
-      return ConfiguredStub(install: { install(&$0, source.next) })
+      return ConfiguredStub(install: { install(&$0, source.next) }, uses: { source.uses.value })
     }
   }
 
@@ -263,7 +278,8 @@ extension Stub {
     let canAnswerUnstubbed = canThrow || Output.self == Nothing.self
     let configure: @Sendable (YAMLNode, StubContext) throws -> ConfiguredStub = { node, context in
       let endpoint = try Endpoint<Input, Output>(name: name, node: node, canThrow: canThrow, context: context)
-      return ConfiguredStub(install: { install(&$0, endpoint.call) }, finish: endpoint.checkCalls)
+      return ConfiguredStub(
+        install: { install(&$0, endpoint.call) }, finish: endpoint.checkCalls, uses: { endpoint.calls.value.count })
     }
     let unstubbed: @Sendable (Input) async throws -> Output = { _ in
       let message =
@@ -527,7 +543,7 @@ extension Stub {
       let streams = OpenStreams<Element>()
       return ConfiguredStub(
         install: { install(&$0, streams.open) }, emit: { streams.yield(convert($0 as! Written)) },
-        close: streams.finish)
+        close: streams.finish, uses: { streams.opened })
     }
     let unstubbed: @Sendable () -> AsyncStream<Element> = {
       reportIssue(
@@ -560,6 +576,9 @@ private final class OpenStreams<Element: Sendable>: Sendable {
     continuation.onTermination = { [weak self] _ in self?.continuations.withValue { $0[id] = nil } }
     return stream
   }
+
+  /// How many streams were opened.
+  var opened: Int { counter.value }
 
   @Sendable func yield(_ element: Element) {
     for (_, continuation) in continuations.value.sorted(by: { $0.key < $1.key }) { continuation.yield(element) }

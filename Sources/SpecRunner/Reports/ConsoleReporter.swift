@@ -46,14 +46,17 @@ public final class ConsoleReporter: RunReporter {
   }
 
   /// With `isCheck` (`reducer-spec check`), a scenario that checked out prints no line, and
-  /// the last line counts what was checked and its problems instead of outcomes.
-  package init(color: Bool, isCheck: Bool, sink: @escaping (String) -> Void) {
+  /// the last line counts what was checked and its problems instead of outcomes. With
+  /// `showsPasses` false (`reducer-spec coverage`), a scenario that passed prints no line.
+  package init(color: Bool, isCheck: Bool, showsPasses: Bool = true, sink: @escaping (String) -> Void) {
     self.sink = sink
     self.style = Style(enabled: color)
     self.isCheck = isCheck
+    self.showsPasses = showsPasses
   }
 
   private let isCheck: Bool
+  private let showsPasses: Bool
 
   // MARK: - Events
 
@@ -65,7 +68,8 @@ public final class ConsoleReporter: RunReporter {
   }
 
   public func scenarioFinished(_ result: ScenarioResult) {
-    if isCheck, result.outcome == .passed { return }
+    // A pass that noted something (skipped assertions) still shows, with its notes.
+    if result.outcome == .passed, isCheck || (!showsPasses && result.notes == nil) { return }
     startFile(result.id.file)
     let name = Self.oneLine(result.name)
     let time = "(\(formatSeconds(result.duration))s)"

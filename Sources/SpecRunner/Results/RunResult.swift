@@ -66,6 +66,10 @@ public struct ScenarioResult: Sendable, Hashable, Codable {
   public var errorMessage: String?
   /// What was noted without failing (`showSkippedAssertions`), in order; `nil` when nothing was.
   public var notes: [StepFailure]?
+  /// How many times the scenario used each of its stubs whose uses can be counted (an
+  /// endpoint's calls, a value list's values, a stream's opens), by stub name; `nil` when it
+  /// stubbed none of them. What `reducer-spec coverage` reads to say whether a stub was called.
+  public var stubCalls: [String: Int]?
 
   public init(
     id: ScenarioID, name: String, location: FileLocation, tags: [String], outcome: Outcome,

@@ -78,7 +78,7 @@ public final class SpecEngine: ScenarioEngine {
     guard let program = entry.program else { return result }
     let collector = IssueCollector(file: id.file, source: file.source, start: scenario.location)
     let start = ContinuousClock.now
-    await withIssueReporters([collector]) {
+    let stubCalls = await withIssueReporters([collector]) {
       await program.run(collector: collector, onStep: onStep)
     }
     let elapsed = ContinuousClock.now - start
@@ -87,6 +87,7 @@ public final class SpecEngine: ScenarioEngine {
     let notes = collector.notes
     result.notes = notes.isEmpty ? nil : notes
     result.outcome = result.failures.isEmpty ? .passed : .failed
+    result.stubCalls = stubCalls.isEmpty ? nil : stubCalls
     return result
   }
 
@@ -103,6 +104,14 @@ public final class SpecEngine: ScenarioEngine {
   package func scenarioSpecs(of path: String) -> (scenarios: [ScenarioSpec], source: SourceFile?) {
     let file = compiled(path)
     return (file.loaded.scenarios.compactMap { file.scenarios[$0.id]?.spec }, file.source)
+  }
+
+  /// The scenarios of a file as written (one per example row), each with its id, in
+  /// order: for `reducer-spec coverage`, which counts those that ran. Empty for a file with
+  /// errors.
+  package func identifiedScenarioSpecs(of path: String) -> [(id: ScenarioID, spec: ScenarioSpec)] {
+    let file = compiled(path)
+    return file.loaded.scenarios.compactMap { planned in file.scenarios[planned.id].map { (planned.id, $0.spec) } }
   }
 
   /// The stubs named by a file's own `dependencies:` (not its scenarios'), for

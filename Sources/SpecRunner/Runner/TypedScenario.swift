@@ -314,7 +314,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     return (store, testClock, context, configured)
   }
 
-  package func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async {
+  @discardableResult
+  package func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async -> [String: Int] {
     let location = scenario.location
     let fileID = IssueCollector.specFileID
     // Bound already, so configuring a stub cannot fail here; a failure would still be
@@ -409,11 +410,15 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     // The end of the scenario: actions left unreceived, effects still running.
     collector.currentStep = location
     store.completed()
+    var uses: [String: Int] = [:]
     for (entry, stub) in configured {
       for failure in stub.finish() {
         collector.record(failure.message, at: failure.node.location ?? entry.key.location ?? location)
       }
+      // A stub that a step stubs again counts the uses of both.
+      if let count = stub.uses?() { uses[entry.name, default: 0] += count }
     }
+    return uses
   }
 
   /// `emit:` and `close:`: yields into (or finishes) the open streams of the stubs the step
