@@ -489,4 +489,54 @@ import Testing
     #expect(plain.status == .exited(0))
     #expect(try profiles() == ["default.profraw", "redirected.profraw"])
   }
+
+  /// A worker that writes its profile after each request keeps what it ran when it dies
+  /// later, and what it writes at exit adds to it (the name has `%m`), counted once.
+  @Test(.enabled(if: toolchain != nil, "the toolchain was not found: writeOwnProfile was NOT tested"))
+  func aProgramWritesItsProfileAsItGoes() throws {
+    let (tools, _) = try #require(Self.toolchain)
+    let directory = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let runtime = try String(
+      contentsOfFile: CodeCoverage.packageRoot + "/Sources/ReducerSpecCLI/Authoring/ProfileRuntime.swift", encoding: .utf8)
+    let main = """
+      #if canImport(Glibc)
+        import Glibc
+      #elseif canImport(Darwin)
+        import Darwin
+      #endif
+      func first() { print("first") }
+      func second() { print("second") }
+      first()
+      print(ProfileRuntime.writeOwnProfile())
+      second()
+      if CommandLine.arguments.contains("die") {
+        fflush(stdout)
+        _exit(9)
+      }
+
+      """
+    let program = try Self.build([("ProfileRuntime.swift", runtime), ("main.swift", main)], into: directory)
+    let profiles = try CodeCoverage.ProfileDirectory()
+    defer { profiles.remove() }
+    func measure() throws -> [Int: Int] {
+      let report = try CodeCoverage.measure(
+        binary: program, profiles: profiles.profiles, tools: tools, mergedProfile: profiles.mergedProfile,
+        currentDirectory: directory)
+      let main = try #require(report.files.first { $0.path == "main.swift" })
+      return Dictionary(uniqueKeysWithValues: main.lines.map { ($0.line, $0.hits) })
+    }
+    let died = try CodeCoverage.runTool(program, ["die"], environment: profiles.environment)
+    #expect(died.status == .exited(9))
+    #expect(String(decoding: died.output, as: UTF8.self) == "first\ntrue\nsecond\n")
+    // Lines 6 and 7: first() and second().
+    var hits = try measure()
+    #expect(hits[6] == 1)
+    #expect(hits[7] == 0)
+    let ended = try CodeCoverage.runTool(program, [], environment: profiles.environment)
+    #expect(ended.status == .exited(0))
+    hits = try measure()
+    #expect(hits[6] == 2)
+    #expect(hits[7] == 1)
+  }
 }

@@ -55,6 +55,23 @@ enum ProfileRuntime {
     return true
   }
 
+  /// Writes this process's counts to its profile now and sets them to zero, so that a
+  /// worker that dies later (a crash, a timeout's kill, `_exit`) has written what it ran
+  /// before. Only right when the profile's name has `%m`: the runtime then adds to the file
+  /// (here, and again at exit); without it, the write at exit replaces the file. `false`
+  /// when this process is not instrumented or the write failed.
+  @discardableResult
+  static func writeOwnProfile() -> Bool {
+    typealias Write = @convention(c) () -> Int32
+    typealias Reset = @convention(c) () -> Void
+    guard let write = runtimeFunction("__llvm_profile_write_file"),
+      let reset = runtimeFunction("__llvm_profile_reset_counters"),
+      unsafeBitCast(write, to: Write.self)() == 0
+    else { return false }
+    unsafeBitCast(reset, to: Reset.self)()
+    return true
+  }
+
   /// The address of a function of the profile runtime in this process.
   static func runtimeFunction(_ name: String) -> UnsafeMutableRawPointer? {
     if let address = dlsym(dlopen(nil, RTLD_NOW), name) { return address }
