@@ -223,6 +223,27 @@ import TestSupport
       """))
   }
 
+  @Test func codeCoverageNeedsAnInstrumentedExecutableAndSaysHowToBuildOne() async throws {
+    // The usual debug build is not instrumented: nothing runs, and the message gives the
+    // one line that builds and runs an instrumented one. (An instrumented build is checked
+    // end to end by scripts/check-code-coverage, which CI runs.)
+    let run = try await Self.run(["--code", "Tests/Fixtures/coverage"])
+    let executable = ReducerSpecEndToEndTests.fixtures.resolvingSymlinksInPath().path
+    #expect(run.status == 1)
+    #expect(run.stdout == "")
+    #expect(run.stderr == """
+      Error: --code needs an executable built for code coverage, and \(executable) was not; build and run it \
+      with: swift build --scratch-path .build-coverage --enable-code-coverage --product reducer-spec-fixtures \
+      && .build-coverage/debug/reducer-spec-fixtures coverage --code specs/
+
+      """)
+    for option in [["--code-source", "Sources"], ["--code-profiles", "profiles"]] {
+      let usage = try await Self.run(option + ["Tests/Fixtures/coverage"])
+      #expect(usage.status == 64)
+      #expect(usage.stderr.hasPrefix("Error: \(option[0]) needs --code\nUsage: reducer-spec coverage [<options>]"))
+    }
+  }
+
   @Test func minimumMetAndOutOfRange() async throws {
     let met = try await Self.run(["--minimum", "33.3", "Tests/Fixtures/coverage"])
     #expect(met.status == 0)

@@ -214,9 +214,13 @@ import Testing
     let package = CodeCoverage.coberturaPackage(try Self.fixtureReport())
     #expect(package.linesValid == 48)
     #expect(package.linesCovered == 38)
-    let behaviour = CoverageReports.cobertura(BehaviourCoverage(files: [], engine: SpecEngine(features: [])), timestamp: 0)
-    let document = behaviour.replacingOccurrences(of: "  </packages>\n", with: package.xml + "  </packages>\n")
-    #expect(document != behaviour)
+    let none = BehaviourCoverage(
+      files: [], engine: SpecEngine(features: []), result: RunResult(suites: [], duration: 0, wasInterrupted: false))
+    let behaviour = CoverageReports.cobertura(none, timestamp: 0)
+    let document = CoverageReports.cobertura(none, timestamp: 0, code: package)
+    #expect(document == behaviour.replacingOccurrences(of: "  </packages>\n", with: package.xml + "  </packages>\n")
+      .replacingOccurrences(of: #"line-rate="1" branch-rate="1" lines-covered="0" lines-valid="0""#,
+        with: #"line-rate="0.7917" branch-rate="1" lines-covered="38" lines-valid="48""#))
     let dtd = Self.fixtures + "/../cobertura-coverage-04.dtd"
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -247,12 +251,13 @@ import Testing
     #expect(CodeCoverageError.notInstrumented(executable: ".build/debug/reducer-spec").description == """
       --code needs an executable built for code coverage, and .build/debug/reducer-spec was not; \
       build and run it with: swift build --scratch-path .build-coverage --enable-code-coverage \
-      && .build-coverage/debug/reducer-spec coverage --code specs/
+      --product reducer-spec && .build-coverage/debug/reducer-spec coverage --code specs/
       """)
-    #expect(CodeCoverageError.noProfiles.description == """
+    // A team's own spec executable is named by its own name.
+    #expect(CodeCoverageError.noProfiles(executable: "/app/.build/debug/app-specs").description == """
       the workers wrote no coverage profile: the executable is probably not built for code coverage; \
       build and run it with: swift build --scratch-path .build-coverage --enable-code-coverage \
-      && .build-coverage/debug/reducer-spec coverage --code specs/
+      --product app-specs && .build-coverage/debug/app-specs coverage --code specs/
       """)
   }
 
@@ -422,7 +427,7 @@ import Testing
     let (tools, _) = try #require(Self.toolchain)
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    #expect(throws: CodeCoverageError.noProfiles) {
+    #expect(throws: CodeCoverageError.noProfiles(executable: "/bin/true")) {
       try CodeCoverage.measure(binary: "/bin/true", profiles: [], tools: tools, mergedProfile: directory + "/m.profdata")
     }
     let garbage = directory + "/worker-1.profraw"

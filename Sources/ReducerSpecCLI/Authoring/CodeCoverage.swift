@@ -14,10 +14,13 @@ import Foundation
 /// them with `llvm-profdata merge -sparse` and reads `llvm-cov export` for the numbers that
 /// `llvm-cov report` prints, with the same `-ignore-filename-regex` (``defaultIgnoreRegex``).
 enum CodeCoverage {
-  /// What a user types to get an instrumented executable and run it.
-  static let oneLine =
-    "swift build --scratch-path .build-coverage --enable-code-coverage"
-    + " && .build-coverage/debug/reducer-spec coverage --code specs/"
+  /// What a user types to get an instrumented build of an executable (`reducer-spec`, or
+  /// the team's own spec executable, named by its path) and run it.
+  static func oneLine(executable: String) -> String {
+    let product = URL(fileURLWithPath: executable).lastPathComponent
+    return "swift build --scratch-path .build-coverage --enable-code-coverage --product \(product)"
+      + " && .build-coverage/debug/\(product) coverage --code specs/"
+  }
 
   // MARK: - Tools
 
@@ -210,7 +213,7 @@ enum CodeCoverage {
     ignoring: String = defaultIgnoreRegex,
     currentDirectory: String = FileManager.default.currentDirectoryPath
   ) throws(CodeCoverageError) -> Report {
-    guard !profiles.isEmpty else { throw .noProfiles }
+    guard !profiles.isEmpty else { throw .noProfiles(executable: binary) }
     // llvm-cov reports every file when none of the sources is in the coverage data, and
     // when they do not exist.
     let absoluteSources = sources.map { $0.hasPrefix("/") ? $0 : currentDirectory + "/" + $0 }
@@ -457,8 +460,8 @@ enum CodeCoverageError: Error, Equatable, CustomStringConvertible {
   case toolNotFound(tool: String, searched: [String])
   /// The executable has no coverage instrumentation.
   case notInstrumented(executable: String)
-  /// The workers wrote no profile.
-  case noProfiles
+  /// The workers of this executable wrote no profile.
+  case noProfiles(executable: String)
   case mergeFailed(stderr: String)
   case toolFailed(tool: String, status: String, stderr: String)
   case unreadableOutput(tool: String, excerpt: String)
@@ -474,10 +477,10 @@ enum CodeCoverageError: Error, Equatable, CustomStringConvertible {
       "cannot find \(tool), which comes with the Swift toolchain; looked in: \(searched.joined(separator: ", "))"
     case .notInstrumented(let executable):
       "--code needs an executable built for code coverage, and \(executable) was not;"
-        + " build and run it with: \(CodeCoverage.oneLine)"
-    case .noProfiles:
+        + " build and run it with: \(CodeCoverage.oneLine(executable: executable))"
+    case .noProfiles(let executable):
       "the workers wrote no coverage profile: the executable is probably not built for code coverage;"
-        + " build and run it with: \(CodeCoverage.oneLine)"
+        + " build and run it with: \(CodeCoverage.oneLine(executable: executable))"
     case .mergeFailed(let stderr):
       "llvm-profdata could not merge the workers' profiles: \(stderr)"
     case .toolFailed(let tool, let status, let stderr):

@@ -171,8 +171,11 @@ enum CoverageReports {
   // MARK: - Cobertura
 
   /// A Cobertura XML report (coverage-04.dtd): a package per feature, a class per kind
-  /// (`Counter.actions`) whose file is the feature's pseudo source, a method per item.
-  static func cobertura(_ coverage: Coverage, timestamp: Int) -> String {
+  /// (`Counter.actions`) whose file is the feature's pseudo source, a method per item; and,
+  /// with `--code`, the package of the code's source files, counted in the totals.
+  static func cobertura(
+    _ coverage: Coverage, timestamp: Int, code: (xml: String, linesCovered: Int, linesValid: Int)? = nil
+  ) -> String {
     func rate(_ covered: Int, _ total: Int) -> String {
       total == 0 ? "1" : String(format: "%.4f", Double(covered) / Double(total))
     }
@@ -181,11 +184,12 @@ enum CoverageReports {
         .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
     let all = coverage.features.flatMap { lines(of: $0) }
-    let covered = all.filter(\.item.isCovered).count
+    let covered = all.filter(\.item.isCovered).count + (code?.linesCovered ?? 0)
+    let valid = all.count + (code?.linesValid ?? 0)
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<!DOCTYPE coverage SYSTEM \"http://cobertura.sourceforge.net/xml/coverage-04.dtd\">\n"
-    out += "<coverage line-rate=\"\(rate(covered, all.count))\" branch-rate=\"1\" lines-covered=\"\(covered)\""
-      + " lines-valid=\"\(all.count)\" branches-covered=\"0\" branches-valid=\"0\" complexity=\"0\""
+    out += "<coverage line-rate=\"\(rate(covered, valid))\" branch-rate=\"1\" lines-covered=\"\(covered)\""
+      + " lines-valid=\"\(valid)\" branches-covered=\"0\" branches-valid=\"0\" complexity=\"0\""
       + " version=\"reducer-spec \(ReducerSpecCommand.version)\" timestamp=\"\(timestamp)\">\n"
     out += "  <sources>\n    <source>.</source>\n  </sources>\n  <packages>\n"
     for feature in coverage.features {
@@ -219,6 +223,7 @@ enum CoverageReports {
       }
       out += "      </classes>\n    </package>\n"
     }
+    out += code?.xml ?? ""
     out += "  </packages>\n</coverage>\n"
     return out
   }

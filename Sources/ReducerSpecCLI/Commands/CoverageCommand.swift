@@ -61,9 +61,24 @@ struct CoverageCommand: Subcommand {
   @Option(help: ArgumentHelp("Write a JUnit XML report of the run to this file.", valueName: "file"))
   var junit: String?
 
+  @Flag(help: ArgumentHelp(
+    "Also report code coverage of the feature sources, read from the profiles that an executable built with `swift build --enable-code-coverage` writes."))
+  var code = false
+
+  @Option(name: .customLong("code-source"), help: ArgumentHelp(
+    "With --code: report only these source files or directories (repeatable). (default: every source but dependencies' and reducer-spec's own)",
+    valueName: "path"))
+  var codeSources: [String] = []
+
+  @Option(name: .customLong("code-profiles"), help: ArgumentHelp(
+    "With --code: keep the workers' profiles and merged.profdata in this directory.", valueName: "directory"))
+  var codeProfiles: String?
+
   @OptionGroup var colorOption: ColorOption
 
   func validate() throws {
+    if !code, !codeSources.isEmpty { throw ValidationError("--code-source needs --code") }
+    if !code, codeProfiles != nil { throw ValidationError("--code-profiles needs --code") }
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1; got \(jobs)") }
     if let minimum, !(0...100).contains(minimum) {
       throw ValidationError("--minimum takes a percentage from 0 to 100, not \(Self.number(minimum))")
@@ -94,10 +109,31 @@ struct CoverageCommand: Subcommand {
     }
     var workerEnvironment = context.environment
     if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
+    let executable = ReducerSpecCommand.currentExecutable()
+
+    // --code: told before anything runs whether it can be measured.
+    var measuring: (tools: CodeCoverage.Tools, profiles: CodeCoverage.ProfileDirectory)?
+    if code {
+      do {
+        if ProfileRuntime.isInstrumented(executable: executable) == false {
+          throw CodeCoverageError.notInstrumented(executable: executable)
+        }
+        let tools = try CodeCoverage.locateTools(environment: context.environment)
+        let profiles = try CodeCoverage.ProfileDirectory(keeping: codeProfiles)
+        // Each worker writes its own profile there, whatever LLVM_PROFILE_FILE the user set.
+        workerEnvironment.merge(profiles.environment) { $1 }
+        measuring = (tools, profiles)
+      } catch {
+        context.errorOutput("Error: \(error)\n")
+        return 1
+      }
+    }
+    defer { measuring?.profiles.remove() }
+
     let run = SpecRun(
       settings: settings, engine: context.makeScenarioEngine(), reporters: reporters,
       worker: WorkerPool.Configuration(
-        executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
+        executable: executable, environment: workerEnvironment, jobs: settings.jobs,
         timeout: settings.timeout, stopAfterFailure: settings.failFast),
       output: output.append, errorOutput: output.append, flushOutput: output.flush)
     let runStatus = run.run()
@@ -105,19 +141,39 @@ struct CoverageCommand: Subcommand {
     guard let result = results.result, !result.wasInterrupted else { return runStatus }
 
     let coverage = BehaviourCoverage(files: settings.files, engine: context.engine, result: result)
+    // The workers have ended (and written their profiles): the toolchain measures.
+    var codeReport: CodeCoverage.Report?
+    if let measuring {
+      do {
+        codeReport = try CodeCoverage.measure(
+          binary: executable, profiles: measuring.profiles.profiles, tools: measuring.tools,
+          mergedProfile: measuring.profiles.mergedProfile, sources: codeSources)
+      } catch {
+        context.errorOutput("Error: \(error)\n")
+        return 1
+      }
+    }
     switch format {
     case .console:
-      context.output(CoverageReports.console(coverage, headings: style.headings))
+      var text = CoverageReports.console(coverage, headings: style.headings)
+      if let codeReport { text += "\n" + CodeCoverage.console(codeReport, headings: style.headings) }
+      context.output(text)
     case .json:
-      context.output(CoverageReports.json(coverage).text() + "\n")
+      var json = CoverageReports.json(coverage)
+      if let codeReport, case .object(var entries) = json {
+        entries.append(("code", CodeCoverage.json(codeReport)))
+        json = .object(entries)
+      }
+      context.output(json.text() + "\n")
     }
     var written: [(path: String, text: String)] = []
-    if let lcov { written.append((lcov, CoverageReports.lcov(coverage))) }
+    if let lcov { written.append((lcov, CoverageReports.lcov(coverage) + (codeReport?.lcov ?? ""))) }
     if let cobertura {
       let timestamp =
         context.environment["SOURCE_DATE_EPOCH"].flatMap(Int.init).map { $0 * 1000 }
         ?? Int(Date().timeIntervalSince1970 * 1000)
-      written.append((cobertura, CoverageReports.cobertura(coverage, timestamp: timestamp)))
+      written.append(
+        (cobertura, CoverageReports.cobertura(coverage, timestamp: timestamp, code: codeReport.map(CodeCoverage.coberturaPackage))))
     }
     if let listing {
       do {
@@ -149,6 +205,12 @@ struct CoverageCommand: Subcommand {
               + " \(Self.number(minimum))%\n")
           status = 1
         }
+      }
+      if let lines = codeReport?.totals.lines, let percent = lines.percent, percent < minimum {
+        context.errorOutput(
+          "Error: the code's lines are \(String(format: "%.1f", percent))% covered (\(lines.covered) of \(lines.total)),"
+            + " below the minimum of \(Self.number(minimum))%\n")
+        status = 1
       }
     }
     return status

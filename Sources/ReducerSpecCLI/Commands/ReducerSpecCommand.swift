@@ -54,6 +54,14 @@ public enum ReducerSpecCommand {
     async -> Never
   {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    // An executable built for code coverage writes its profile where `LLVM_PROFILE_FILE`
+    // says (as `coverage --code` tells its workers), and else nowhere: not a
+    // `default.profraw` in the user's directory from every command and worker.
+    if ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"] == nil,
+      ProfileRuntime.isInstrumented(executable: currentExecutable()) == true
+    {
+      ProfileRuntime.redirectOwnProfile(to: "/dev/null")
+    }
     if arguments.first == workerArgument {
       exit(await WorkerMain.serve(engine: scenarioEngine(), recorder: engine))
     }
