@@ -31,6 +31,13 @@ enum WorkerMain {
     var planned: [ScenarioID: PlannedScenario] = [:]
     var sequence: UInt32 = 0
     var buffer = [UInt8](repeating: 0, count: 4096)
+    // Built for code coverage, with a profile whose name has `%m` (`coverage --code`): the
+    // counts go to the profile at the end of each batch of scenarios, so that a crash or a
+    // timeout's kill, which write nothing, loses only the batch it ended. (After every
+    // scenario would cost about 15 ms each: the profile of a debug build is megabytes.)
+    let writesProfileAsItGoes =
+      ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"]?.contains("%m") == true
+      && ProfileRuntime.isInstrumented(executable: ReducerSpecCommand.currentExecutable()) == true
     /// Ends a request's share of standard error, then answers it.
     func answer(_ message: WorkerMessage) {
       fflush(stdout)
@@ -83,6 +90,7 @@ enum WorkerMain {
               for scenario in engine.load(files: [id.file])[0].scenarios { planned[scenario.id] = scenario }
             }
             let result = await engine.run(id, timeout: .seconds(timeout)) { stepStarted($0, file: id.file) }
+            if writesProfileAsItGoes, id == ids.last { ProfileRuntime.writeOwnProfile() }
             answer(.answer(result, planned: planned[id]))
           }
         case .record(let file, let filter):
