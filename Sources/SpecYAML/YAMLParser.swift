@@ -241,9 +241,15 @@ private struct TapeBuilder {
   var root: Int?
   var documents = 0
 
+  /// Turns libyaml's mark indexes, which count characters, into byte offsets (which the
+  /// rewriter of `record` edits by); `nil` for a file of ASCII text without a byte order
+  /// mark, where the two are the same.
+  let byteOffsets: CharacterOffsets?
+
   init(source: SourceFile, limits: YAMLParser.Limits) {
     self.source = source
     self.limits = limits
+    byteOffsets = CharacterOffsets(source.bytes)
     tape.sources.append(source)
     tape.nodes.reserveCapacity(source.bytes.count / 8)
     tape.text.reserveCapacity(source.bytes.count / 2)
@@ -251,7 +257,8 @@ private struct TapeBuilder {
 
   @inline(__always)
   func mark(_ mark: yaml_mark_t) -> Mark {
-    Mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1, offset: Int(mark.index))
+    let index = Int(mark.index)
+    return Mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1, offset: byteOffsets?.byteOffset(of: index) ?? index)
   }
 
   func error(_ message: String, _ at: Mark) -> YAMLError {
@@ -625,5 +632,51 @@ private struct TapeBuilder {
       index += 1
     }
     return Mark(line: line, column: column, offset: offset)
+  }
+}
+
+/// Byte offsets of character indexes in UTF-8 text, for libyaml's marks: their `index`
+/// counts characters (after a byte order mark, which it skips), and the text's bytes are
+/// what the rewriter of `record` edits. libyaml's marks come in order of the text, so a
+/// cursor walks from one to the next: the whole file costs one pass.
+final class CharacterOffsets {
+  private let bytes: [UInt8]
+  /// Where character 0 starts: 3 after a byte order mark.
+  private let start: Int
+  /// The last character index asked for, and its byte offset.
+  private var index = 0
+  private var offset: Int
+
+  /// `nil` when every character is one byte and there is no byte order mark: offsets are
+  /// indexes.
+  init?(_ bytes: [UInt8]) {
+    let hasByteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+    let isASCII = bytes.withUnsafeBufferPointer { buffer in
+      var high: UInt8 = 0
+      for byte in buffer { high |= byte }
+      return high < 0x80
+    }
+    guard hasByteOrderMark || !isASCII else { return nil }
+    self.bytes = bytes
+    start = hasByteOrderMark ? 3 : 0
+    offset = start
+  }
+
+  /// The byte offset where character `target` starts (the end of the text past its last).
+  func byteOffset(of target: Int) -> Int {
+    bytes.withUnsafeBufferPointer { bytes in
+      while index < target, offset < bytes.count {
+        // Past this character: its lead byte, then its continuation bytes.
+        offset += 1
+        while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+        index += 1
+      }
+      while index > target, offset > start {
+        offset -= 1
+        while offset > start, bytes[offset] & 0xC0 == 0x80 { offset -= 1 }
+        index -= 1
+      }
+      return offset
+    }
   }
 }

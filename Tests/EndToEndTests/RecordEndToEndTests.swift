@@ -55,6 +55,45 @@ import Testing
 
     """
 
+  /// Characters of more than one byte before what is rewritten (found by the `rewrite` fuzz
+  /// target: the rewriter wrote into the wrong bytes, `count: 1unt: 5 }`).
+  @Test func aFileWithCharactersOfSeveralBytesIsRewrittenInTheRightPlace() async throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("specs"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let text = """
+      # Zählen … one tap at a time ☃
+      feature: Tally
+      dependencies:
+        searchClient.log: { returns: null }
+      scenarios:
+        - name: Zählt hoch — one tap   # ünïcödé
+          steps:
+            - send: increment
+              state: { count: 5 }   # a guess: ☃
+
+      """
+    for (name, bytes) in [("plain.yaml", Array(text.utf8)), ("marked.yaml", [0xEF, 0xBB, 0xBF] + Array(text.utf8))] {
+      try Data(bytes).write(to: root.appendingPathComponent("specs/" + name))
+      let run = try await BuiltCommand.run(["record", "specs/" + name], executable: Self.fixtures, directory: root)
+      #expect(run.status == 0)
+      #expect(run.stdout == """
+        --- a/specs/\(name)
+        +++ b/specs/\(name)
+        @@ -6,4 +6,4 @@
+           - name: Zählt hoch — one tap   # ünïcödé
+             steps:
+               - send: increment
+        -        state: { count: 5 }   # a guess: ☃
+        +        state: { count: 1 }   # a guess: ☃
+        Recorded 1 scenario in 1 file; 1 file changed.
+
+        """)
+      let written = try Data(contentsOf: root.appendingPathComponent("specs/" + name))
+      #expect(Array(written) == Array(bytes.prefix(bytes.count - 37)) + Array("state: { count: 1 }   # a guess: ☃\n".utf8))
+    }
+  }
+
   @Test func wrongExpectationsBecomeAPassingSpecWithItsComments() async throws {
     let root = try Self.copies(["Tests/Fixtures/record/wrong.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }

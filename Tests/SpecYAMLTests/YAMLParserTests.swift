@@ -43,6 +43,27 @@ import Testing
     #expect(root["näme"]?.start == Mark(line: 2, column: 7))
   }
 
+  /// Offsets are bytes (what `record` edits), though libyaml's marks count characters: with
+  /// characters of two and three bytes before a node, and after a byte order mark.
+  /// (Found by the `rewrite` fuzz target: `record` wrote into the wrong bytes of a file with
+  /// `…` in its description.)
+  @Test func offsetsCountBytesNotCharacters() throws {
+    let text = "é: ü\nnäme: wert … ☃\nlast: x\n"
+    let root = try YAMLParser.parse(text)
+    let bytes = Array(text.utf8)
+    func byteOffset(of needle: String) -> Int {
+      let needle = Array(needle.utf8)
+      return bytes.indices.first { bytes[$0...].starts(with: needle) }!
+    }
+    #expect(root["näme"]?.start.offset == byteOffset(of: "wert"))
+    #expect(root["näme"]?.end.offset == byteOffset(of: "\nlast"))
+    #expect(root["last"]?.start.offset == byteOffset(of: "x\n"))
+    let marked = try YAMLParser.parse("\u{FEFF}count: 1\nlabel: x\n")
+    #expect(marked["label"]?.start.offset == 3 + 9 + 7)
+    // ASCII text: offsets are indexes, as before.
+    #expect(try YAMLParser.parse("a: 1\nbb: 22\n")["bb"]?.start.offset == 9)
+  }
+
   @Test func largeMappingsAreIndexed() throws {
     let text = (0..<2000).map { "key\($0): \($0)" }.joined(separator: "\n")
     let mapping = try #require(try YAMLParser.parse(text).mapping)
