@@ -388,4 +388,33 @@ extension SpecRewriterTests {
     #expect(result.text == text)
     #expect(result.notes == ["spec.yaml:5:9: this step uses an alias (`*name`); it is left as it is"])
   }
+
+  /// Found by the `rewrite` fuzz target on specs/repository-search.yaml: replacing (or
+  /// removing) a `state:` that defines an anchor left the later `*alert` without it.
+  @Test func leavesAStepThatDefinesAnAnchorAlone() throws {
+    let text = """
+      scenarios:
+        - name: A
+          steps:
+            - send: increment
+              state: { alert: &alert { title: Oops }, count: 1 }
+            - receive: { response: &answer { success: 1 } }
+            - send: increment
+              state: { alert: *alert }
+            - receive: *answer
+
+      """
+    for change in [ScenarioRecording.StateChange.set(try node("{ count: 2 }")), .remove] {
+      let result = try rewrite(text, [0: recording([.init(state: change), .init(action: try node("other")), .init(), .init()])])
+      #expect(result.text == text)
+      #expect(result.notes == [
+        "spec.yaml:5:16: this value defines an anchor (`&name`) that aliases may use; the step is left as it is",
+        "spec.yaml:6:18: this value defines an anchor (`&name`) that aliases may use; the step is left as it is",
+      ])
+    }
+    // A value that only uses an alias is rewritten: the anchor stays where it is.
+    let uses = try rewrite(text, [0: recording([.init(), .init(), .init(state: .set(try node("{ count: 2 }"))), .init()])])
+    #expect(uses.text.contains("state: { count: 2 }"))
+    #expect(uses.notes.isEmpty)
+  }
 }

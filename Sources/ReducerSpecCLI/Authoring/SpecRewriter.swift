@@ -3,16 +3,16 @@ import SpecRunner
 import SpecYAML
 
 /// A change to a file's bytes: the bytes in `range` become `text`.
-struct TextEdit: Equatable {
-  var range: Range<Int>
-  var text: String
+package struct TextEdit: Equatable {
+  package var range: Range<Int>
+  package var text: String
 }
 
 /// Rewrites a spec file's text from recordings: it replaces, inserts or removes the
 /// `state:` of steps, rewrites the action of a `receive:` that received another one, and
 /// inserts `receive:` steps, by editing byte ranges that the parser's marks give. Every
 /// other byte (comments, blank lines, key order, quoting) stays as it was.
-struct SpecRewriter {
+package struct SpecRewriter {
   /// The widest line that a flow value (`state: { count: 1 }`) may make; past it, block style.
   static let flowWidth = 100
 
@@ -20,11 +20,11 @@ struct SpecRewriter {
   let root: YAMLNode
   /// The file's line break: `\r\n` when the file uses it, else `\n`.
   let newline: String
-  private(set) var edits: [TextEdit] = []
+  package private(set) var edits: [TextEdit] = []
   private(set) var notes: [(location: FileLocation, message: String)] = []
   private var bytes: [UInt8] { source.bytes }
 
-  init(source: SourceFile, root: YAMLNode) {
+  package init(source: SourceFile, root: YAMLNode) {
     self.source = source
     self.root = root
     let crlf: [UInt8] = [0x0D, 0x0A]
@@ -33,7 +33,7 @@ struct SpecRewriter {
   }
 
   /// The file with the edits made.
-  var rewritten: [UInt8] {
+  package var rewritten: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var position = 0
@@ -55,7 +55,7 @@ struct SpecRewriter {
   }
 
   /// Applies the recordings of one scenario of the file (one per example row of an outline).
-  mutating func apply(_ recordings: [ScenarioRecording], scenario index: Int) {
+  package mutating func apply(_ recordings: [ScenarioRecording], scenario index: Int) {
     guard let first = recordings.first,
       let scenario = root["scenarios"]?.sequence.flatMap({ index < $0.count ? $0[index] : nil }),
       let stepsNode = scenario["steps"], let steps = stepsNode.sequence, steps.count == first.steps.count
@@ -115,6 +115,16 @@ struct SpecRewriter {
       note(step, "this step uses an alias (`*name`); it is left as it is")
       return []
     }
+    // An anchor (`&name`) in what would be replaced: the aliases elsewhere that use it
+    // would be left without it.
+    let replaced = [
+      change.action == nil ? nil : mapping["receive"],
+      change.state == .keep ? nil : mapping["state"],
+    ]
+    for case let value? in replaced where definesAnchor(value, within: value.start.offset..<contentEnd(value)) {
+      note(value, "this value defines an anchor (`&name`) that aliases may use; the step is left as it is")
+      return []
+    }
     var result: [TextEdit] = []
     let flowStep = isFlow(step)
     if let action = change.action, let value = mapping["receive"] {
@@ -163,6 +173,23 @@ struct SpecRewriter {
       }
     }
     return result
+  }
+
+  /// Whether a node, or a node inside it, starts with an anchor (`&name`) written within
+  /// `range` (an alias's copy of a node has its anchor's place, elsewhere).
+  private func definesAnchor(_ node: YAMLNode, within range: Range<Int>, depth: Int = 0) -> Bool {
+    let offset = node.start.offset
+    if range.contains(offset), offset < bytes.count, bytes[offset] == UInt8(ascii: "&") { return true }
+    guard depth < 64 else { return false }
+    if let mapping = node.mapping {
+      return mapping.entries.contains { entry in
+        definesAnchor(entry.key, within: range, depth: depth + 1) || definesAnchor(entry.value, within: range, depth: depth + 1)
+      }
+    }
+    if let sequence = node.sequence {
+      return sequence.contains { definesAnchor($0, within: range, depth: depth + 1) }
+    }
+    return false
   }
 
   /// A new `receive:` step, its lines each ending with the file's line break.
