@@ -94,6 +94,18 @@ let package = Package(
       name: "reducer-spec",
       dependencies: ["ExampleFeatureRegistry", "SpecRunner", "ReducerSpecCLI"]
     ),
+    // The fuzz targets (Fuzz/README.md): what each checks of arbitrary bytes, and the
+    // executable that libFuzzer drives (built by Fuzz/run) or that replays inputs.
+    .target(
+      name: "FuzzTargets",
+      dependencies: ["ExampleFeatureRegistry", "SpecRunner", "SpecYAML", "ReducerSpecCLI"],
+      path: "Fuzz/Sources/FuzzTargets"
+    ),
+    .executableTarget(
+      name: "reducer-spec-fuzz",
+      dependencies: ["FuzzTargets"],
+      path: "Fuzz/Sources/reducer-spec-fuzz"
+    ),
     // What the test targets share: an IssueReporter that collects issues, temporary files,
     // and Codable types shaped like the example features.
     .target(

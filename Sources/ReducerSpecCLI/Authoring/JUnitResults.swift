@@ -16,7 +16,7 @@ import SpecYAML
 /// libxml2: measured (Benchmarks/README.md, "FoundationXML at start-up"), that is 6 more
 /// shared libraries (libxml2, ICU 72, zlib, liblzma…), 1.47 M more instructions (+11%) and
 /// 1.5 MB more resident memory at the start of every process.
-struct JUnitResults: Sendable {
+package struct JUnitResults: Sendable {
   enum Outcome: Sendable, Equatable {
     case passed
     case failed
@@ -41,11 +41,11 @@ struct JUnitResults: Sendable {
   private let currentDirectory: String
 
   /// The number of test cases read.
-  var count: Int { results.count }
+  package var count: Int { results.count }
 
   /// Why a results file cannot be used.
-  struct ReadError: Error, Equatable, CustomStringConvertible {
-    var description: String
+  package struct ReadError: Error, Equatable, CustomStringConvertible {
+    package var description: String
   }
 
   /// Reads the file at `path`.
@@ -69,7 +69,7 @@ struct JUnitResults: Sendable {
   }
 
   /// Reads a JUnit document. The errors say what is wrong, without the file's name.
-  init(xml: String, currentDirectory: String) throws(ReadError) {
+  package init(xml: String, currentDirectory: String) throws(ReadError) {
     self.currentDirectory = currentDirectory
     guard let first = xml.unicodeScalars.first(where: { !" \t\r\n\u{FEFF}".unicodeScalars.contains($0) }) else {
       throw ReadError(description: "it is empty")

@@ -8,9 +8,9 @@ import SpecYAML
 
 /// What one run of a scenario in record mode found: for each step, what its text should
 /// say instead (if anything), and the `receive:` steps to insert.
-struct ScenarioRecording {
+package struct ScenarioRecording {
   /// What a `send:` or `receive:` step's `state:` should become.
-  enum StateChange: Equatable {
+  package enum StateChange: Equatable {
     /// The step's `state:` (or its absence) says what happened.
     case keep
     /// The step should say these assignments (a mapping, in order).
@@ -18,7 +18,7 @@ struct ScenarioRecording {
     /// Nothing changed: the step should have no `state:`.
     case remove
 
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
       switch (lhs, rhs) {
       case (.keep, .keep), (.remove, .remove): true
       case (.set(let a), .set(let b)): a.hasSameContent(as: b)
@@ -28,12 +28,17 @@ struct ScenarioRecording {
   }
 
   /// A `receive:` step to write: an action that no step received.
-  struct Received: Equatable {
-    var action: YAMLNode
+  package struct Received: Equatable {
+    package var action: YAMLNode
     /// The assignments of its `state:`, or `nil` when it changed nothing.
-    var state: YAMLNode?
+    package var state: YAMLNode?
 
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package init(action: YAMLNode, state: YAMLNode? = nil) {
+      self.action = action
+      self.state = state
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
       guard lhs.action.hasSameContent(as: rhs.action) else { return false }
       switch (lhs.state, rhs.state) {
       case (nil, nil): return true
@@ -44,12 +49,17 @@ struct ScenarioRecording {
   }
 
   /// What to change in one step of the file.
-  struct Step: Equatable {
-    var state: StateChange = .keep
+  package struct Step: Equatable {
+    package var state: StateChange = .keep
     /// For a `receive:` that received another action: the action it received.
-    var action: YAMLNode?
+    package var action: YAMLNode?
 
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package init(state: StateChange = .keep, action: YAMLNode? = nil) {
+      self.state = state
+      self.action = action
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
       guard lhs.state == rhs.state else { return false }
       switch (lhs.action, rhs.action) {
       case (nil, nil): return true
@@ -60,11 +70,16 @@ struct ScenarioRecording {
   }
 
   /// One entry per step of the scenario, in order.
-  var steps: [Step]
+  package var steps: [Step]
   /// `insertions[p]`: the steps to insert before step `p` (`p == steps.count`: after the last).
-  var insertions: [Int: [Received]] = [:]
+  package var insertions: [Int: [Received]] = [:]
   /// Steps that the recording could not settle, with why: they are left as they are.
   var notes: [(location: FileLocation, message: String)] = []
+
+  package init(steps: [Step], insertions: [Int: [Received]] = [:]) {
+    self.steps = steps
+    self.insertions = insertions
+  }
 
   var isEmpty: Bool {
     insertions.values.allSatisfy(\.isEmpty) && steps.allSatisfy { $0 == Step() }

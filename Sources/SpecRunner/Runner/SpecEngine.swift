@@ -125,6 +125,12 @@ public final class SpecEngine: ScenarioEngine {
     compiled(id.file).scenarios[id]?.spec.skip
   }
 
+  /// Reads, parses, validates and binds a file's bytes, named `path`, without keeping
+  /// them: what a run would say of the file, for the fuzz targets (Fuzz/).
+  package func load(bytes: [UInt8], path: String) -> LoadedFile {
+    bind(Self.parse(bytes: bytes, path: path)).loaded
+  }
+
   public func forgetFiles() {
     cache = []
   }
@@ -154,9 +160,18 @@ public final class SpecEngine: ScenarioEngine {
   /// Reads, parses and checks a file against the format: the part of loading that any
   /// thread can do.
   nonisolated static func parse(_ path: String) -> Parsed {
+    parse(path) { try YAMLParser().parseDocument(contentsOf: path) }
+  }
+
+  /// The same, for bytes in memory named `path`.
+  nonisolated static func parse(bytes: [UInt8], path: String) -> Parsed {
+    parse(path) { try YAMLParser().parseDocument(bytes: bytes, path: path) }
+  }
+
+  private nonisolated static func parse(_ path: String, document read: () throws -> YAMLDocument) -> Parsed {
     let document: YAMLDocument
     do {
-      document = try YAMLParser().parseDocument(contentsOf: path)
+      document = try read()
     } catch let error as YAMLError {
       return Parsed(path: path, source: nil, spec: nil, errors: [error])
     } catch {

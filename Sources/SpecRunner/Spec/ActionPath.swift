@@ -14,7 +14,7 @@ import SpecYAML
 /// the written key, so that a decoding error points at the segment it is about. It applies
 /// to a plain key of the action's mapping (and, again, to a plain key of the value such a
 /// key has), and to a plain scalar action with dots; a quoted key is never a path.
-enum ActionPath {
+package enum ActionPath {
   /// Whether an action written at `ref` has a key or a scalar to expand: a quick look at
   /// the tape, so that the usual action builds no node tree.
   static func needsExpansion(_ t: Tape, _ ref: Int) -> Bool {
@@ -52,7 +52,7 @@ enum ActionPath {
   }
 
   /// The action with its path keys (and a dotted scalar) expanded.
-  static func expand(_ node: YAMLNode) throws -> YAMLNode {
+  package static func expand(_ node: YAMLNode) throws -> YAMLNode {
     switch node.content {
     case .scalar(let scalar) where scalar.style == .plain && node.tag == .none && isPathText(scalar.value, scalar: true):
       return try expand(key: node, value: nil)
