@@ -13,7 +13,9 @@ public final class SourceFile: Sendable {
     self.bytes = bytes
   }
 
-  /// The text of a 1-based line, without its line break, or `nil` past the end.
+  /// The text of a 1-based line, without its line break, or `nil` past the end. Lines end
+  /// where libyaml's do (``lineBreakLength(in:at:)``), so that a mark's line is the line
+  /// shown.
   ///
   /// - Complexity: O(*n*) in the size of the file.
   public func line(_ number: Int) -> String? {
@@ -21,20 +23,41 @@ public final class SourceFile: Sendable {
     var current = 1
     var start = 0
     var index = 0
-    while index < bytes.count {
-      if current == number { break }
-      let byte = bytes[index]
-      index += 1
-      if byte == 0x0A || (byte == 0x0D && (index >= bytes.count || bytes[index] != 0x0A)) {
+    while index < bytes.count, current < number {
+      let length = Self.lineBreakLength(in: bytes, at: index)
+      if length > 0 {
+        index += length
         current += 1
         start = index
+      } else {
+        index += 1
       }
     }
     guard current == number else { return nil }
     var end = start
-    while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+    while end < bytes.count, Self.lineBreakLength(in: bytes, at: end) == 0 { end += 1 }
     if start == bytes.count, number > 1 { return "" }
     return String(decoding: bytes[start..<end], as: UTF8.self)
+  }
+
+  /// The length in bytes of the line break at `index`, or 0: the breaks of YAML 1.1, which
+  /// libyaml counts in its marks: `\n`, `\r\n`, a `\r` alone, and NEL (U+0085), LINE
+  /// SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029).
+  @inlinable
+  public static func lineBreakLength(in bytes: [UInt8], at index: Int) -> Int {
+    switch bytes[index] {
+    case 0x0A:
+      return 1
+    case 0x0D:
+      return index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+    case 0xC2:
+      return index + 1 < bytes.count && bytes[index + 1] == 0x85 ? 2 : 0
+    case 0xE2:
+      return index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
+        ? 3 : 0
+    default:
+      return 0
+    }
   }
 }
 

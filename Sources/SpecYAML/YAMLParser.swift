@@ -152,10 +152,12 @@ public struct YAMLParser: Sendable {
             "the file contains a NUL byte; spec files are UTF-8 text", source: source,
             mark: Mark(line: line, column: column, offset: offset))
         }
-        if scalar.count == 1, scalar.first == 0x0A {
+        // A line break as libyaml counts them (a `\r\n` once, at its `\n`).
+        let breakLength = SourceFile.lineBreakLength(in: source.bytes, at: offset)
+        if breakLength > 0 && !(breakLength == 2 && scalar.first == 0x0D) {
           line += 1
           column = 1
-        } else {
+        } else if !(breakLength == 2 && scalar.first == 0x0D) {
           column += 1
         }
         offset += scalar.count
@@ -585,7 +587,11 @@ private struct TapeBuilder {
         let contextMark = mark(parser.context_mark)
         message += " \(context) that starts at \(contextMark)"
       }
-      let problemMark = mark(parser.problem_mark)
+      var problemMark = mark(parser.problem_mark)
+      // At the end of a file without a final line break, libyaml's mark is on the line
+      // after the last (its stream ends on a line of its own): the end of the last line is
+      // where the file ends. (Found by the `yaml` fuzz target.)
+      if problemMark.offset >= source.bytes.count { problemMark = position(ofByte: source.bytes.count) }
       if parser.context.map({ String(cString: $0) }) == "while parsing a flow mapping",
         let key = Self.plainKeyWithBracket(source.line(problemMark.line), column: problemMark.column)
       {
@@ -623,12 +629,14 @@ private struct TapeBuilder {
     var index = 0
     let bytes = source.bytes
     while index < min(offset, bytes.count) {
-      if bytes[index] == 0x0A {
+      let breakLength = SourceFile.lineBreakLength(in: bytes, at: index)
+      if breakLength > 0, index + breakLength <= offset {
         line += 1
         column = 1
-      } else if bytes[index] & 0xC0 != 0x80 {
-        column += 1
+        index += breakLength
+        continue
       }
+      if bytes[index] & 0xC0 != 0x80 { column += 1 }
       index += 1
     }
     return Mark(line: line, column: column, offset: offset)

@@ -64,6 +64,36 @@ import Testing
     #expect(try YAMLParser.parse("a: 1\nbb: 22\n")["bb"]?.start.offset == 9)
   }
 
+  /// At the end of a file without a final line break, an error is at the end of its last
+  /// line, not on a line after it (found by the `yaml` fuzz target: `8:1` in a file of 7
+  /// lines).
+  @Test func anErrorAtTheEndOfTheFileIsOnItsLastLine() throws {
+    for (text, line, column) in [("a: { b: 1", 1, 10), ("x: 1\na: [1, 2", 2, 9), ("x: 1\na: [1, 2\n", 3, 1)] {
+      let error = try #require(throws: YAMLError.self) { try YAMLParser.parse(text) }
+      #expect(error.location?.line == line, "\(text)")
+      #expect(error.location?.column == column, "\(text)")
+    }
+  }
+
+  /// Lines end where libyaml's do, so that a location's line is the line shown: at `\n`,
+  /// `\r\n`, a `\r` alone, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR, in libyaml's
+  /// errors, in the NUL and UTF-8 checks, and in the source line quoted (found by the `yaml`
+  /// fuzz target: a NUL after a `\r` was placed on the line before).
+  @Test func linesEndWhereLibyamlEndsThem() throws {
+    let breaks = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+    for lineBreak in breaks {
+      let nul = try #require(throws: YAMLError.self) { try YAMLParser.parse("a: 1" + lineBreak + "bé\u{0}") }
+      #expect(nul.location?.line == 2, "\(Array(lineBreak.unicodeScalars))")
+      #expect(nul.location?.column == 3, "\(Array(lineBreak.unicodeScalars))")
+      let text = "a: 1" + lineBreak + "b: [1" + lineBreak + "c"
+      let unclosed = try #require(throws: YAMLError.self) { try YAMLParser.parse(text) }
+      let source = SourceFile(path: "x", bytes: Array(text.utf8))
+      #expect(unclosed.location?.line == 3, "\(Array(lineBreak.unicodeScalars))")
+      #expect(source.line(2) == "b: [1", "\(Array(lineBreak.unicodeScalars))")
+      #expect(source.line(3) == "c", "\(Array(lineBreak.unicodeScalars))")
+    }
+  }
+
   @Test func largeMappingsAreIndexed() throws {
     let text = (0..<2000).map { "key\($0): \($0)" }.joined(separator: "\n")
     let mapping = try #require(try YAMLParser.parse(text).mapping)
