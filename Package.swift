@@ -1,6 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Set by Fuzz/run for the libFuzzer build of `reducer-spec-fuzz` (Fuzz/README.md).
+let fuzzing = Context.environment["REDUCER_SPEC_FUZZING"] == "1"
+
 let package = Package(
   name: "reducer-spec",
   // Linux and macOS: the command line starts worker processes with posix_spawn, which iOS
@@ -104,7 +107,11 @@ let package = Package(
     .executableTarget(
       name: "reducer-spec-fuzz",
       dependencies: ["FuzzTargets"],
-      path: "Fuzz/Sources/reducer-spec-fuzz"
+      path: "Fuzz/Sources/reducer-spec-fuzz",
+      // Fuzz/run sets REDUCER_SPEC_FUZZING=1: libFuzzer's entry point and main, linked into
+      // this executable alone (the macro plugins, also built, have a main of their own).
+      swiftSettings: fuzzing ? [.define("FUZZING"), .unsafeFlags(["-parse-as-library", "-sanitize=fuzzer"])] : [],
+      linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
     ),
     // What the test targets share: an IssueReporter that collects issues, temporary files,
     // and Codable types shaped like the example features.
@@ -112,6 +119,10 @@ let package = Package(
       name: "TestSupport",
       dependencies: [.product(name: "IssueReporting", package: "xctest-dynamic-overlay")],
       path: "Tests/TestSupport"
+    ),
+    .testTarget(
+      name: "FuzzRegressionTests",
+      dependencies: ["FuzzTargets", "SpecYAML"]
     ),
     .testTarget(
       name: "ReducerCoreTests",

@@ -46,7 +46,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
 /// What the targets check.
 @MainActor
-enum FuzzChecks {
+package enum FuzzChecks {
   /// One engine for the whole process: binding builds caches per feature.
   static let engine = SpecEngine(features: exampleFeatures)
 
@@ -55,7 +55,7 @@ enum FuzzChecks {
   /// Where an error may point in `bytes`: line 1 up to one past the last line, and a column
   /// from 1 up to one past the line's end (in bytes, which is at least as many as its
   /// characters). Line 0 (the file as a whole) only for what is about the whole file.
-  static func violation(_ location: FileLocation?, in bytes: [UInt8], what: String, wholeFileAllowed: Bool = false)
+  package static func violation(_ location: FileLocation?, in bytes: [UInt8], what: String, wholeFileAllowed: Bool = false)
     -> String?
   {
     guard let location else { return "\(what): no location" }
@@ -71,30 +71,26 @@ enum FuzzChecks {
     return nil
   }
 
-  /// The length in bytes of each line (without its line break); a last line without a
-  /// break counts, and so does the empty line after a final break.
-  static func lineLengths(_ bytes: [UInt8]) -> [Int] {
+  /// The length in bytes of each line (without its line break), lines ending where
+  /// libyaml's do (``SourceFile/lineBreakLength(in:at:)``); a last line without a break
+  /// counts, and so does the empty line after a final break.
+  package static func lineLengths(_ bytes: [UInt8]) -> [Int] {
     var lengths: [Int] = []
     var current = 0
     var index = 0
     while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+      let length = SourceFile.lineBreakLength(in: bytes, at: index)
+      if length > 0 {
         lengths.append(current)
         current = 0
-        // \r\n is one break.
-        if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
+        index += length
       } else {
         current += 1
+        index += 1
       }
-      index += 1
     }
     lengths.append(current)
     return lengths
-  }
-
-  static func location(of error: any Error) -> FileLocation?? {
-    (error as? YAMLError).map(\.location)
   }
 
   // MARK: - Targets

@@ -8,6 +8,25 @@ import FuzzTargets
 // what did not hold, to reproduce what the fuzzer found without libFuzzer.
 
 #if FUZZING
+  /// libFuzzer's driver, which parses its options and calls the entry point per input.
+  @_silgen_name("LLVMFuzzerRunDriver")
+  func runDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+  ) -> CInt
+
+  /// The executable's entry point: SwiftPM links an executable target with its `main`
+  /// named `<module>_main`, which this is; it hands the arguments to libFuzzer.
+  @_cdecl("reducer_spec_fuzz_main")
+  public func fuzzMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  ) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
+  }
+
   /// The target, from the environment: read once, before the first input.
   nonisolated(unsafe) private var selected: FuzzTarget?
 
