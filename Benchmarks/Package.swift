@@ -21,7 +21,7 @@ let package = Package(
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
     .target(name: "LibYAMLScan", dependencies: ["CLibYAML"]),
-    // The seeded generator of the generated corpora.
+    // The seeded generator and the Counter corpus of the generated corpora, and measuring a command.
     .target(name: "BenchmarkSupport"),
     .executableTarget(
       name: "yaml-benchmark",
@@ -35,6 +35,8 @@ let package = Package(
     ),
     // The `reducer-spec` command end to end on a generated corpus, against libyaml's scan.
     .executableTarget(name: "runner-benchmark", dependencies: ["BenchmarkSupport", "LibYAMLScan"]),
+    // The command on suites of 1,000 to 50,000 scenarios: time and memory against the size.
+    .executableTarget(name: "soak-benchmark", dependencies: ["BenchmarkSupport"]),
     // `record`'s diff against the standard library's `difference(from:)`; it compiles the
     // root package's UnifiedDiff.swift itself (a symbolic link), which is internal there.
     .executableTarget(name: "diff-benchmark"),

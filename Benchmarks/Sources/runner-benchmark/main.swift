@@ -57,98 +57,14 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
-// MARK: - The corpus
-
-/// Writes `files` spec files of the example `Counter`, each with `scenarios` scenarios of
-/// `steps` steps: sends of `increment`, `decrement` and `setCount` with the state each
-/// leaves, as a person would write them. Each scenario starts from its own `initialState`
-/// and jumps to its own numbers, drawn from a seeded generator, so that no two scenarios
-/// (and no two files) repeat each other: a cache of states or actions cannot make the run
-/// look faster than a real suite would. Deterministic.
-func generateCorpus(in directory: String, options: Options) throws -> Int {
-  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-  var random = SeededGenerator(seed: 0x5EED)
-  var total = 0
-  for file in 0..<options.files {
-    var text = """
-      feature: Counter
-      description: |
-        Generated spec \(file + 1) for the runner benchmark: the counter counts up and
-        down, and setCount jumps to a number.
-      tags: [generated]
-      scenarios:
-
-      """
-    for scenario in 0..<options.scenarios {
-      var count = random.next(in: -50_000...50_000)
-      let secret = random.next(in: -100...100)
-      text += "  - name: Scenario \(scenario + 1) of file \(file + 1) counts as it is told\n"
-      text += "    initialState: { count: \(count), secret: \(secret) }\n"
-      text += "    steps:\n"
-      for _ in 0..<options.steps {
-        switch random.next(in: 0...4) {
-        case 0, 1, 2:
-          count += 1
-          text += "      - send: increment\n        state: { count: \(count) }\n"
-        case 3:
-          count -= 1
-          text += "      - send: decrement\n        state: { count: \(count) }\n"
-        default:
-          count = random.next(in: -50_000...50_000)
-          text += "      - send: { setCount: \"\(count)\" }\n        state: { count: \(count) }\n"
-        }
-      }
-      total += 1
-    }
-    let path = (directory as NSString).appendingPathComponent(String(format: "spec-%04d.yaml", file))
-    try text.write(toFile: path, atomically: false, encoding: .utf8)
-  }
-  return total
-}
-
 // MARK: - Measuring
 
-struct Sample {
-  var seconds: Double
-  /// User and system time of the process and every process it waited for (its workers).
-  var cpuSeconds: Double
-  /// The largest resident set of the process or any process it waited for, in bytes.
-  var peakBytes: Int
-  var lastLine: String
-  var status: Int32
-}
-
 /// Runs a command, its output to a file, and measures its wall time and peak memory.
-func measure(_ arguments: [String], output: String) -> Sample {
-  var actions = posix_spawn_file_actions_t()
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-  var argv = arguments.map { strdup($0) } + [nil]
-  defer { for pointer in argv { free(pointer) } }
-  var environment = ProcessInfo.processInfo.environment
-  environment["NO_COLOR"] = "1"
-  environment.removeValue(forKey: "GITHUB_ACTIONS")
-  var envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-  defer { for pointer in envp { free(pointer) } }
-  var pid: pid_t = 0
-  let start = DispatchTime.now().uptimeNanoseconds
-  guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp) == 0 else {
+func measure(_ arguments: [String], output: String) -> CommandRun {
+  guard let run = CommandRun.measure(arguments, output: output) else {
     fail("cannot start \(arguments[0]): build it with `swift build -c release --product reducer-spec` in the root package")
   }
-  var status: Int32 = 0
-  var usage = rusage()
-  _ = wait4(pid, &status, 0, &usage)
-  let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-  let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-  let lastLine = text.split(separator: "\n").last.map(String.init) ?? ""
-  let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-  // Linux reports ru_maxrss in kilobytes.
-  func inSeconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-  return Sample(
-    seconds: seconds, cpuSeconds: inSeconds(usage.ru_utime) + inSeconds(usage.ru_stime),
-    peakBytes: Int(usage.ru_maxrss) * 1024, lastLine: lastLine, status: exitStatus)
+  return run
 }
 
 func summary(_ values: [Double]) -> (best: Double, median: Double) {
@@ -168,7 +84,8 @@ guard FileManager.default.isExecutableFile(atPath: binary) else {
 let corpus = options.directory ?? NSTemporaryDirectory() + "reducer-spec-runner-corpus-\(getpid())"
 let scenarioCount: Int
 if options.directory == nil || !FileManager.default.fileExists(atPath: corpus) {
-  scenarioCount = try generateCorpus(in: corpus, options: options)
+  scenarioCount = try CounterCorpus.generate(
+    in: corpus, files: options.files, scenarios: options.scenarios, steps: options.steps)
 } else {
   scenarioCount = options.files * options.scenarios
 }
@@ -181,8 +98,8 @@ print("cores:   \(ProcessInfo.processInfo.activeProcessorCount)")
 
 let output = NSTemporaryDirectory() + "reducer-spec-runner-output-\(getpid()).txt"
 var scans: [Double] = []
-var jobs1: [Sample] = []
-var jobs2: [Sample] = []
+var jobs1: [CommandRun] = []
+var jobs2: [CommandRun] = []
 for round in 1...options.repeats {
   let start = DispatchTime.now().uptimeNanoseconds
   let events = texts.reduce(0) { $0 + LibYAMLScan.events(in: $1) }

@@ -24,11 +24,22 @@ enum WorkerMain {
     let board = StepBoard.attach(environment: ProcessInfo.processInfo.environment)
     let channel = duplicateStandardOutput()
     var lines = LineBuffer()
-    /// The files this worker read: a scenario of another file (a retry, or a batch that
-    /// another worker read) makes it read that file first.
-    var loaded: Set<String> = []
-    /// The scenarios of the files read, as their plans said, for `passed` answers.
-    var planned: [ScenarioID: PlannedScenario] = [:]
+    /// The scenarios of the files this worker read last, as their plans said, for `passed`
+    /// answers, newest last: a scenario of another file (a retry, or a batch that another
+    /// worker read) makes it read that file first. Only the last few, as the engine keeps
+    /// only a few files, so that a worker's memory stays flat however many files it reads.
+    var plans: [(file: String, scenarios: [ScenarioID: PlannedScenario])] = []
+    func remember(_ file: String, _ plan: LoadedFile) {
+      plans.removeAll { $0.file == file }
+      if plans.count >= keptPlans { plans.removeFirst() }
+      var scenarios: [ScenarioID: PlannedScenario] = [:]
+      for scenario in plan.scenarios { scenarios[scenario.id] = scenario }
+      plans.append((file, scenarios))
+    }
+    func plan(of file: String) -> Int? {
+      for index in plans.indices.reversed() where plans[index].file == file { return index }
+      return nil
+    }
     var sequence: UInt32 = 0
     var buffer = [UInt8](repeating: 0, count: 4096)
     // Built for code coverage, with a profile whose name has `%m` (`coverage --code`): the
@@ -79,19 +90,16 @@ enum WorkerMain {
         switch request {
         case .plan(let file):
           start()
-          loaded.insert(file)
           let plan = engine.load(files: [file])[0]
-          for scenario in plan.scenarios { planned[scenario.id] = scenario }
+          remember(file, plan)
           answer(.plan(plan))
         case .run(let ids, let timeout):
           for id in ids {
             start()
-            if loaded.insert(id.file).inserted {
-              for scenario in engine.load(files: [id.file])[0].scenarios { planned[scenario.id] = scenario }
-            }
+            if plan(of: id.file) == nil { remember(id.file, engine.load(files: [id.file])[0]) }
             let result = await engine.run(id, timeout: .seconds(timeout)) { stepStarted($0, file: id.file) }
             if writesProfileAsItGoes, id == ids.last { ProfileRuntime.writeOwnProfile() }
-            answer(.answer(result, planned: planned[id]))
+            answer(.answer(result, planned: plan(of: id.file).flatMap { plans[$0].scenarios[id] }))
           }
         case .record(let file, let filter):
           start()
@@ -105,12 +113,17 @@ enum WorkerMain {
             onStep: { stepStarted($0, file: file) })
           answer(.recorded(recorded))
         case .forget:
-          loaded = []
+          plans = []
           engine.forgetFiles()
         }
       }
     }
   }
+
+  /// How many files' plans a worker keeps (see `serve`): more than the engine's cache, and
+  /// more than the files a worker has in hand at once (the one it reads next, and the
+  /// batches of the last one or two).
+  static let keptPlans = 8
 
   /// Ignores `SIGINT` (the parent alone handles Ctrl-C) and exits if the parent dies.
   private static func prepareProcess() {
