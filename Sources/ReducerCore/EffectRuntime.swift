@@ -79,6 +79,36 @@ func reportSendFromCompletedEffect(_ action: Any, origin: EffectOrigin) {
     fileID: origin.fileID, filePath: origin.filePath, line: origin.line, column: origin.column)
 }
 
+/// The tasks of effects in this process that started and have not returned yet, whatever
+/// store started them.
+///
+/// A store's piece counts as finished as soon as it is cancelled, but its task goes on
+/// until the operation notices the cancellation and returns (with a `TestStore`, on the
+/// main actor). A process that ends right after its last scenario (a worker whose input
+/// ended) can wait for them, so that it ends with every effect's task returned: otherwise
+/// what those tasks hold is still allocated at exit, which LeakSanitizer reports as leaks
+/// (docs/reliability.md).
+@MainActor
+package enum EffectTasks {
+  /// How many effect tasks started and have not returned.
+  package private(set) static var running = 0
+
+  static func started() { running += 1 }
+  static func ended() { running -= 1 }
+
+  /// Waits until no effect task is left, or `timeout` passed (an operation that ignores
+  /// cancellation never returns); whether none is left.
+  @discardableResult
+  package static func waitUntilNoneRunning(timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while running > 0 {
+      if ContinuousClock.now >= deadline { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+  }
+}
+
 /// One running piece of an effect: a task, and the cancellable pieces it waits for.
 ///
 /// It does not depend on the effect's action type, so it is not nested in the generic
@@ -217,10 +247,12 @@ final class EffectRuntime<Action> {
   }
 
   private func launch(_ piece: Running, priority: TaskPriority?, _ body: @escaping @MainActor () async -> Void) {
+    EffectTasks.started()
     let task = withDependencies({ $0 = self.dependencies() }) {
       Task(priority: priority) { @MainActor in
         await body()
         self.finish(piece)
+        EffectTasks.ended()
       }
     }
     piece.task = task

@@ -6,6 +6,7 @@
   import Darwin
 #endif
 import Foundation
+import ReducerCore
 import SpecRunner
 import SpecYAML
 
@@ -81,7 +82,13 @@ enum WorkerMain {
     while true {
       let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return 0 }
+      guard count > 0 else {
+        // The cancelled effects of the last scenario return once the main actor is free (it
+        // was blocked in `read`): let them, so that the worker ends with nothing of theirs
+        // still allocated. Half a second at most: the pool waits 2 s before it kills.
+        await EffectTasks.waitUntilNoneRunning(timeout: .milliseconds(500))
+        return 0
+      }
       for line in lines.append(buffer[..<count]) {
         guard let request = WorkerRequest(line: line) else {
           fputs("reducer-spec worker: not a request: \(String(decoding: line, as: UTF8.self))\n", stderr)

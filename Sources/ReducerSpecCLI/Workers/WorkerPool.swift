@@ -232,9 +232,12 @@ final class WorkerPool {
                 startNext(slot)
                 recordedFiles += 1
                 onRecorded(index, .recorded(recorded), slot.takeScenarioOutput())
-              case .broken(let message):
+              case .broken(let message, let placed):
+                // Ended and reaped before its step board is read: a live worker may be
+                // storing into it while the command reads.
                 slot.process.forceKill()
-                fail(slot, message)
+                slot.process.wait()
+                fail(slot, placed ? "\(message) \(whereStuck(task, of: slot))" : message)
               }
             }
           }
@@ -477,13 +480,14 @@ final class WorkerPool {
     case read(LoadedFile)
     case finished(ScenarioResult)
     case recorded(RecordedFile)
-    case broken(String)
+    /// The worker must be stopped: the message, and whether the step it was in goes after it.
+    case broken(String, placed: Bool = false)
   }
 
   private func handle(_ line: [UInt8], of slot: Slot, task: Slot.Task) -> Handled {
     guard let message = WorkerMessage(line: line) else {
       let text = String(decoding: line.prefix(200), as: UTF8.self)
-      return .broken("the worker broke the protocol with the line '\(text)' \(whereStuck(task, of: slot))")
+      return .broken("the worker broke the protocol with the line '\(text)'", placed: true)
     }
     if case .step(let step) = message {
       slot.tasks[0].step = step
