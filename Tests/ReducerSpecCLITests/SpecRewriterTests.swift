@@ -417,4 +417,48 @@ extension SpecRewriterTests {
     #expect(uses.text.contains("state: { count: 2 }"))
     #expect(uses.notes.isEmpty)
   }
+
+  /// Found by the `rewrite` fuzz target on specs/weather-search.yaml: a `receive:` inserted
+  /// after a step that ends with an alias went where the alias's anchor is.
+  @Test func insertsAfterAStepThatEndsWithAnAlias() throws {
+    let text = """
+      dependencies:
+        weatherClient.weather: { returns: &london { id: 1 } }
+      scenarios:
+        - name: A
+          steps:
+            - send: tap
+              state:
+                weather: *london
+            # The next tap.
+            - send: tap
+            - send: tap
+              state:
+                list:
+                  - *london
+
+      """
+    let received = [ScenarioRecording.Received(action: try node("loaded"))]
+    let result = try rewrite(text, [0: recording([.init(), .init(), .init()], insertions: [1: received, 3: received])])
+    #expect(result.notes.isEmpty)
+    #expect(result.text == """
+      dependencies:
+        weatherClient.weather: { returns: &london { id: 1 } }
+      scenarios:
+        - name: A
+          steps:
+            - send: tap
+              state:
+                weather: *london
+            - receive: loaded
+            # The next tap.
+            - send: tap
+            - send: tap
+              state:
+                list:
+                  - *london
+            - receive: loaded
+
+      """)
+  }
 }

@@ -111,7 +111,7 @@ package struct SpecRewriter {
     guard let mapping = step.mapping else { return [] }
     // An alias (`*name`) has its anchor's place: rewriting it there would change every use.
     let end = contentEnd(step)
-    for entry in mapping.entries where entry.value.start.offset < step.start.offset || contentEnd(entry.value) > end {
+    for entry in mapping.entries where isAlias(entry.value) || contentEnd(entry.value) > end {
       note(step, "this step uses an alias (`*name`); it is left as it is")
       return []
     }
@@ -266,6 +266,10 @@ package struct SpecRewriter {
   /// Just past a node's last character: a block collection's end mark is where the next
   /// token starts, past comments and blank lines, so it ends with its last value instead.
   func contentEnd(_ node: YAMLNode) -> Int {
+    // An alias ends where `*name` does: its children are its anchor's, elsewhere. (Found by
+    // the `rewrite` fuzz target: a `receive:` inserted after a step that ends with an alias
+    // went where the anchor is.)
+    if isAlias(node) { return node.end.offset }
     switch node.content {
     case .scalar(let scalar):
       var end = node.end.offset
@@ -280,6 +284,12 @@ package struct SpecRewriter {
       if isFlow(node) { return node.end.offset }
       return mapping.entries.last.map { contentEnd($0.value) } ?? node.end.offset
     }
+  }
+
+  /// Whether a node is an alias (`*name`): it starts where the alias is written, and its
+  /// children are its anchor's, elsewhere in the file.
+  private func isAlias(_ node: YAMLNode) -> Bool {
+    node.start.offset < bytes.count && bytes[node.start.offset] == UInt8(ascii: "*")
   }
 
   private func lineStart(_ offset: Int) -> Int {
