@@ -260,7 +260,26 @@ private struct TapeBuilder {
   @inline(__always)
   func mark(_ mark: yaml_mark_t) -> Mark {
     let index = Int(mark.index)
-    return Mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1, offset: byteOffsets?.byteOffset(of: index) ?? index)
+    let offset = byteOffsets?.byteOffset(of: index) ?? index
+    if offset >= source.bytes.count, mark.column == 0 { return endMark(line: Int(mark.line)) }
+    return Mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1, offset: offset)
+  }
+
+  /// Where the file ends, for a mark at its end on a line of its own (1-based `line` + 1):
+  /// libyaml ends its stream there even when the last line has no line break, and a
+  /// location should then be the end of that last line. (Found by the `decode` fuzz target:
+  /// the document `---` was null at 2:1 in a file of one line.)
+  func endMark(line: Int) -> Mark {
+    let bytes = source.bytes
+    let end = bytes.count
+    guard let last = bytes.last, last != 0x0A, last != 0x0D, line >= 1 else {
+      return Mark(line: line + 1, column: 1, offset: end)
+    }
+    // The characters of the last line: back to the line break before it.
+    var start = end
+    while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
+    let characters = bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    return Mark(line: line, column: characters + 1, offset: end)
   }
 
   func error(_ message: String, _ at: Mark) -> YAMLError {
@@ -587,11 +606,8 @@ private struct TapeBuilder {
         let contextMark = mark(parser.context_mark)
         message += " \(context) that starts at \(contextMark)"
       }
-      var problemMark = mark(parser.problem_mark)
-      // At the end of a file without a final line break, libyaml's mark is on the line
-      // after the last (its stream ends on a line of its own): the end of the last line is
-      // where the file ends. (Found by the `yaml` fuzz target.)
-      if problemMark.offset >= source.bytes.count { problemMark = position(ofByte: source.bytes.count) }
+      // At the end of a file without a final line break, the end of its last line (`mark`).
+      let problemMark = mark(parser.problem_mark)
       if parser.context.map({ String(cString: $0) }) == "while parsing a flow mapping",
         let key = Self.plainKeyWithBracket(source.line(problemMark.line), column: problemMark.column)
       {

@@ -68,6 +68,9 @@ import Testing
   /// line, not on a line after it (found by the `yaml` fuzz target: `8:1` in a file of 7
   /// lines).
   @Test func anErrorAtTheEndOfTheFileIsOnItsLastLine() throws {
+    // The empty document of `---` is at the end of its line (found by the `decode` target).
+    #expect(try YAMLParser.parse("---").start == Mark(line: 1, column: 4))
+    #expect(try YAMLParser.parse("---\n").start == Mark(line: 2, column: 1))
     for (text, line, column) in [("a: { b: 1", 1, 10), ("x: 1\na: [1, 2", 2, 9), ("x: 1\na: [1, 2\n", 3, 1)] {
       let error = try #require(throws: YAMLError.self) { try YAMLParser.parse(text) }
       #expect(error.location?.line == line, "\(text)")
