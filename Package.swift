@@ -162,7 +162,7 @@ let package = Package(
       name: "EndToEndTests",
       // The executables are built before the tests run them, not imported; SpecYAML's parser
       // turns spec files into JSON for the schema tests.
-      dependencies: ["reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture", "SpecYAML"]
+      dependencies: ["reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture", "SpecYAML", "TestSupport"]
     ),
     .testTarget(
       name: "SpecYAMLTests",

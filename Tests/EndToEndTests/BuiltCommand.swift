@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the executables that every end-to-end test drives, as built for the tests:
 /// `reducer-spec` (the example features), `reducer-spec-fixtures` (the features of
@@ -23,14 +24,12 @@ enum BuiltCommand {
 
   static var executable: URL { productsDirectory.appendingPathComponent("reducer-spec-pool-fixture") }
 
-  /// Runs blocking work (waiting for a process) on a thread of its own. While a `TestStore`
-  /// of another suite is alive, every task runs on the main thread (its serial executor), so
-  /// a test that blocked its task would stall every other test, and their wall-clock
-  /// timeouts with them.
+  /// Runs blocking work (waiting for a process) on a thread of its own (TestSupport's
+  /// `onThread`). While a `TestStore` of another suite is alive, every task runs on the main
+  /// thread (its serial executor), so a test that blocked its task would stall every other
+  /// test, and their wall-clock timeouts with them.
   static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
+    try await TestSupport.onThread(body)
   }
 
   /// What a finished run printed, and its exit status.
@@ -149,7 +148,13 @@ enum JUnitSchema {
     var description: String
   }
 
-  static func validate(_ path: String) throws {
+  /// Validates on a thread of its own: waiting for `xmllint` must not hold a thread that
+  /// tasks need (while a `TestStore` lives, every task runs on the main thread).
+  static func validate(_ path: String) async throws {
+    try await BuiltCommand.onThread { try validateWaiting(path) }
+  }
+
+  private static func validateWaiting(_ path: String) throws {
     let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     guard
       let xmllint = searchPath.split(separator: ":").map({ "\($0)/xmllint" })

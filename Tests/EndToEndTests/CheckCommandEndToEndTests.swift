@@ -107,7 +107,7 @@ import Testing
       xml.contains(
         #"<error message="did not find expected &apos;,&apos; or &apos;]&apos; while parsing a flow sequence that starts at 5:15" type="SpecFileError">"#
       ))
-    try JUnitSchema.validate(junit)
+    try await JUnitSchema.validate(junit)
   }
 
   @Test func usageErrorsExit64() async throws {

@@ -421,7 +421,7 @@ import Testing
     for invalid in Self.invalidSpecs {
       instances.append((invalid.name, try SchemaValidation.json(ofYAML: invalid.yaml)))
     }
-    let results = try SchemaValidation.validate(schema: schema.stdout, instances: instances)
+    let results = try await SchemaValidation.validate(schema: schema.stdout, instances: instances)
     for spec in specs {
       #expect(results[spec] == "valid", "\(spec)")
     }
@@ -440,7 +440,7 @@ import Testing
       ofYAMLFile: BuiltCommand.packageRoot.appendingPathComponent("specs/counter.yaml").path)
     let search = try SchemaValidation.json(
       ofYAMLFile: BuiltCommand.packageRoot.appendingPathComponent("specs/repository-search.yaml").path)
-    let results = try SchemaValidation.validate(schema: schema.stdout, instances: [("counter", counter), ("search", search)])
+    let results = try await SchemaValidation.validate(schema: schema.stdout, instances: [("counter", counter), ("search", search)])
     #expect(results["counter"] == "valid")
     // Errors come sorted by path: its stubs are not Counter's, nor is its feature.
     #expect(
@@ -457,7 +457,7 @@ import Testing
     let directory = BuiltCommand.packageRoot.appendingPathComponent("Tests/Fixtures/specs").path
     let specs = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
     let instances = try specs.map { ($0, try SchemaValidation.json(ofYAMLFile: directory + "/" + $0)) }
-    let results = try SchemaValidation.validate(schema: schema.stdout, instances: instances)
+    let results = try await SchemaValidation.validate(schema: schema.stdout, instances: instances)
     #expect(specs.map { results[$0] } == specs.map { _ in "valid" })
   }
 }

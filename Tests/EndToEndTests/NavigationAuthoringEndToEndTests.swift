@@ -114,7 +114,7 @@ import Testing
       let yaml = "feature: Roster\nscenarios:\n  - name: A\n    steps:\n" + invalid.yaml + "\n"
       instances.append((invalid.name, try SchemaValidation.json(ofYAML: yaml)))
     }
-    let results = try SchemaValidation.validate(schema: schema.stdout, instances: instances)
+    let results = try await SchemaValidation.validate(schema: schema.stdout, instances: instances)
     for path in valid {
       #expect(results[path] == "valid", "\(path)")
     }

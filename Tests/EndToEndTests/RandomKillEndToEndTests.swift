@@ -86,7 +86,7 @@ import Testing
       #expect(run.status == 1, "\(context)\n\(run.stdout)\n\(run.stderr)")
 
       // The JUnit file is complete, valid, and has every scenario exactly once.
-      do { try JUnitSchema.validate(junit) } catch { Issue.record("\(error); \(context)") }
+      do { try await JUnitSchema.validate(junit) } catch { Issue.record("\(error); \(context)") }
       let xml = try String(contentsOfFile: junit, encoding: .utf8)
       let testcases = Self.testcases(in: xml)
       let names = testcases.map { "\($0.file) › \($0.name)" }

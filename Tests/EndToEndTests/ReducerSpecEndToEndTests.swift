@@ -207,7 +207,7 @@ import Testing
     #expect(xml.contains(#"<error message="unknown key `stat` in a step; did you mean `state`?" type="SpecFileError">"#))
     #expect(xml.contains(#"<skipped message="waiting for the design"/>"#))
     #expect(!xml.contains("\u{1B}"))
-    try JUnitSchema.validate(path)
+    try await JUnitSchema.validate(path)
   }
 
   @Test func theExampleSpecsPass() async throws {
@@ -216,6 +216,6 @@ import Testing
     let run = try await Self.run(["--junit", path, "specs"], executable: Self.examples)
     #expect(run.status == 0)
     #expect(run.stdout.hasSuffix(" passed, 0 failed, 0 skipped\n"))
-    try JUnitSchema.validate(path)
+    try await JUnitSchema.validate(path)
   }
 }

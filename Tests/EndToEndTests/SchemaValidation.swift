@@ -64,7 +64,14 @@ enum SchemaValidation {
 
   /// Validates each JSON instance (by name) against the schema with `jsonschema`'s draft-07
   /// validator; returns, by name, the first error's message, or "valid".
-  static func validate(schema: String, instances: [(name: String, json: String)]) throws -> [String: String] {
+  /// On a thread of its own: waiting for `python3` must not hold a thread that tasks need.
+  static func validate(schema: String, instances: [(name: String, json: String)]) async throws -> [String: String] {
+    try await BuiltCommand.onThread { try validateWaiting(schema: schema, instances: instances) }
+  }
+
+  private static func validateWaiting(schema: String, instances: [(name: String, json: String)]) throws
+    -> [String: String]
+  {
     let script = #"""
       import json, sys
       import jsonschema

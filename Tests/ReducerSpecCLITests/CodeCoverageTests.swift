@@ -1,5 +1,6 @@
 import Foundation
 import SpecRunner
+import TestSupport
 import Testing
 @testable import ReducerSpecCLI
 
@@ -210,7 +211,7 @@ import Testing
 
   /// The package in the behaviour report's document validates against coverage-04.dtd.
   @MainActor @Test(.enabled(if: xmllint != nil, "xmllint is not installed (Debian: libxml2-utils): the Cobertura package was NOT validated"))
-  func coberturaPackageValidates() throws {
+  func coberturaPackageValidates() async throws {
     let package = CodeCoverage.coberturaPackage(try Self.fixtureReport())
     #expect(package.linesValid == 48)
     #expect(package.linesCovered == 38)
@@ -229,9 +230,11 @@ import Testing
     try document.write(toFile: valid, atomically: true, encoding: .utf8)
     // The check has teeth: a class without its methods does not validate.
     try document.replacingOccurrences(of: "<methods/>", with: "").write(toFile: broken, atomically: true, encoding: .utf8)
-    let good = try CodeCoverage.runTool(Self.xmllint!, ["--noout", "--nonet", "--dtdvalid", dtd, valid], environment: [:])
+    // xmllint waited for on a thread of its own, not on the main actor.
+    let xmllint = Self.xmllint!
+    let good = try await onThread { try CodeCoverage.runTool(xmllint, ["--noout", "--nonet", "--dtdvalid", dtd, valid], environment: [:]) }
     #expect(good.status == .exited(0), "\(String(decoding: good.errors, as: UTF8.self))")
-    let bad = try CodeCoverage.runTool(Self.xmllint!, ["--noout", "--nonet", "--dtdvalid", dtd, broken], environment: [:])
+    let bad = try await onThread { try CodeCoverage.runTool(xmllint, ["--noout", "--nonet", "--dtdvalid", dtd, broken], environment: [:]) }
     #expect(bad.status != .exited(0))
   }
 
@@ -353,24 +356,33 @@ import Testing
 
     """
 
-  /// Builds `sources` (name, text) for coverage into `directory`.
-  static func build(_ sources: [(String, String)], into directory: String) throws -> String {
-    let swiftc = try #require(toolchain).swiftc
+  struct BuildFailed: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Builds `sources` (name, text) for coverage into `directory`, on a thread of its own
+  /// (swiftc takes seconds, which a cooperative thread must not spend waiting).
+  static func build(_ sources: [(String, String)], into directory: String) async throws -> String {
+    try await onThread { try buildWaiting(sources, into: directory) }
+  }
+
+  private static func buildWaiting(_ sources: [(String, String)], into directory: String) throws -> String {
+    guard let swiftc = toolchain?.swiftc else { throw BuildFailed(description: "swiftc was not found") }
     for (name, text) in sources { try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
     let executable = directory + "/program"
     let build = try CodeCoverage.runTool(
       swiftc, ["-profile-generate", "-profile-coverage-mapping"] + sources.map { directory + "/" + $0.0 } + ["-o", executable],
       environment: ProcessInfo.processInfo.environment)
-    try #require(build.status == .exited(0), "\(String(decoding: build.errors, as: UTF8.self))")
+    guard build.status == .exited(0) else { throw BuildFailed(description: String(decoding: build.errors, as: UTF8.self)) }
     return executable
   }
 
   @Test(.enabled(if: toolchain != nil, "llvm-cov, llvm-profdata or swiftc was not found: the real measurement was NOT tested"))
-  func aProgramBuiltForCoverageIsMeasuredAsLlvmCovReportsIt() throws {
+  func aProgramBuiltForCoverageIsMeasuredAsLlvmCovReportsIt() async throws {
     let (tools, _) = try #require(Self.toolchain)
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let program = try Self.build([("main.swift", Self.program)], into: directory)
+    let program = try await Self.build([("main.swift", Self.program)], into: directory)
     #expect(ProfileRuntime.isInstrumented(executable: program) == true)
 
     let profiles = try CodeCoverage.ProfileDirectory()
@@ -423,7 +435,7 @@ import Testing
   }
 
   @Test(.enabled(if: toolchain != nil, "llvm-cov, llvm-profdata or swiftc was not found: the failures were NOT tested"))
-  func failures() throws {
+  func failures() async throws {
     let (tools, _) = try #require(Self.toolchain)
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -441,7 +453,7 @@ import Testing
       == "llvm-profdata could not merge the workers' profiles: error: no profile can be merged")
 
     // A good profile, and a binary without coverage mapping.
-    let program = try Self.build([("main.swift", Self.program)], into: directory)
+    let program = try await Self.build([("main.swift", Self.program)], into: directory)
     let run = try CodeCoverage.runTool(program, [], environment: ["LLVM_PROFILE_FILE": directory + "/good.profraw"])
     #expect(run.status == .exited(0))
     let error = #expect(throws: CodeCoverageError.self) {
@@ -458,7 +470,7 @@ import Testing
   /// An instrumented program that calls `redirectOwnProfile` writes its profile where it
   /// says, not where `LLVM_PROFILE_FILE` said when it started.
   @Test(.enabled(if: toolchain != nil, "swiftc was not found: redirectOwnProfile was NOT tested"))
-  func anInstrumentedProgramRedirectsItsOwnProfile() throws {
+  func anInstrumentedProgramRedirectsItsOwnProfile() async throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let runtime = try String(
@@ -468,7 +480,7 @@ import Testing
         print(ProfileRuntime.redirectOwnProfile(to: CommandLine.arguments[1]))
       }
       """
-    let program = try Self.build([("ProfileRuntime.swift", runtime), ("main.swift", main)], into: directory)
+    let program = try await Self.build([("ProfileRuntime.swift", runtime), ("main.swift", main)], into: directory)
     #if os(Linux)
       #expect(ELFFile(path: program)?.functionAddress("__llvm_profile_set_filename") != nil)
     #endif
@@ -498,7 +510,7 @@ import Testing
   /// A worker that writes its profile after each request keeps what it ran when it dies
   /// later, and what it writes at exit adds to it (the name has `%m`), counted once.
   @Test(.enabled(if: toolchain != nil, "the toolchain was not found: writeOwnProfile was NOT tested"))
-  func aProgramWritesItsProfileAsItGoes() throws {
+  func aProgramWritesItsProfileAsItGoes() async throws {
     let (tools, _) = try #require(Self.toolchain)
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -521,7 +533,7 @@ import Testing
       }
 
       """
-    let program = try Self.build([("ProfileRuntime.swift", runtime), ("main.swift", main)], into: directory)
+    let program = try await Self.build([("ProfileRuntime.swift", runtime), ("main.swift", main)], into: directory)
     let profiles = try CodeCoverage.ProfileDirectory()
     defer { profiles.remove() }
     func measure() throws -> [Int: Int] {
