@@ -44,19 +44,9 @@ struct CoverageCommand: Subcommand {
     valueName: "percent"))
   var minimum: Double?
 
-  @Option(help: ArgumentHelp("How many scenarios run at once, each in its own worker process. (default: the number of cores)", valueName: "n"))
-  var jobs: Int?
+  @OptionGroup var scope: RunScopeOptions
 
   @OptionGroup var timeoutOption: TimeoutOption
-
-  @Option(help: ArgumentHelp("Run and count only the scenarios whose 'file › name' contains this text.", valueName: "text"))
-  var filter: String?
-
-  @Option(help: ArgumentHelp("Run and count only the scenarios with this tag; !tag leaves out those with it. Repeatable.", valueName: "tag"))
-  var tag: [String] = []
-
-  @Flag(name: .customLong("fail-fast"), help: "Start no more scenarios after the first failure.")
-  var failFast = false
 
   @Option(help: ArgumentHelp("Write a JUnit XML report of the run to this file.", valueName: "file"))
   var junit: String?
@@ -79,7 +69,6 @@ struct CoverageCommand: Subcommand {
   func validate() throws {
     if !code, !codeSources.isEmpty { throw ValidationError("--code-source needs --code") }
     if !code, codeProfiles != nil { throw ValidationError("--code-profiles needs --code") }
-    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1; got \(jobs)") }
     if let minimum, !(0...100).contains(minimum) {
       throw ValidationError("--minimum takes a percentage from 0 to 100, not \(Self.number(minimum))")
     }
@@ -87,12 +76,9 @@ struct CoverageCommand: Subcommand {
 
   @MainActor
   func run(in context: CommandContext) throws -> Int32 {
-    var selection = ScenarioSelection()
-    selection.filters = [filter].compactMap { $0 }.filter { !$0.isEmpty }
-    selection.tags = try TagExpression(parsing: tag)
     let settings = RunSettings(
-      files: try SpecPaths.expand(paths), jobs: jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
-      timeout: try RunSettings.timeout(timeoutOption.timeout), selection: selection, failFast: failFast,
+      files: try SpecPaths.expand(paths), jobs: try scope.jobs(processorCount: ProcessInfo.processInfo.activeProcessorCount),
+      timeout: try RunSettings.timeout(timeoutOption.timeout), selection: try scope.selection(), failFast: scope.failFast,
       junitPath: junit, color: colorOption.color)
     let style = TerminalStyle(enabled: colorOption.isOn(in: context))
 

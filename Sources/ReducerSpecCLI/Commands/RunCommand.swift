@@ -25,22 +25,12 @@ struct RunCommand: Subcommand {
     valueName: "path"))
   var paths: [String] = []
 
-  @Option(help: ArgumentHelp("How many scenarios run at once, each in its own worker process. (default: the number of cores)", valueName: "n"))
-  var jobs: Int?
+  @OptionGroup var scope: RunScopeOptions
 
   @OptionGroup var timeoutOption: TimeoutOption
 
-  @Option(help: ArgumentHelp("Run only the scenarios whose 'file › name' contains this text.", valueName: "text"))
-  var filter: String?
-
-  @Option(help: ArgumentHelp("Run only the scenarios with this tag; !tag leaves out those with it. Repeatable: a scenario must have every tag and none of the !tags.", valueName: "tag"))
-  var tag: [String] = []
-
   @Flag(help: "Print the selected scenarios, one per line, and run nothing.")
   var list = false
-
-  @Flag(name: .customLong("fail-fast"), help: "Start no more scenarios after the first failure.")
-  var failFast = false
 
   @Flag(name: .customLong("rerun-failed"), help: "Run only the scenarios that failed in the last run, and the files that could not run (as .reducer-spec/last-run.json records them).")
   var rerunFailed = false

@@ -38,6 +38,36 @@ struct TimeoutOption: ParsableArguments {
   var timeout: String = "10s"
 }
 
+/// What a run runs and how: `--jobs`, `--filter`, `--tag` and `--fail-fast`, the same on
+/// `run` and `coverage`.
+struct RunScopeOptions: ParsableArguments {
+  @Option(help: ArgumentHelp("How many scenarios run at once, each in its own worker process. (default: the number of cores)", valueName: "n"))
+  var jobs: Int?
+
+  @Option(help: ArgumentHelp("Run only the scenarios whose 'file › name' contains this text.", valueName: "text"))
+  var filter: String?
+
+  @Option(help: ArgumentHelp("Run only the scenarios with this tag; !tag leaves out those with it. Repeatable: a scenario must have every tag and none of the !tags.", valueName: "tag"))
+  var tag: [String] = []
+
+  @Flag(name: .customLong("fail-fast"), help: "Start no more scenarios after the first failure.")
+  var failFast = false
+
+  /// `--jobs`, or the number of cores.
+  func jobs(processorCount: Int) throws(ValidationError) -> Int {
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1; got \(jobs)") }
+    return jobs ?? max(1, processorCount)
+  }
+
+  /// The selection that `--filter` (and `extraFilters`) and `--tag` make.
+  func selection(extraFilters: [String?] = []) throws(ValidationError) -> ScenarioSelection {
+    var selection = ScenarioSelection()
+    selection.filters = ([filter] + extraFilters).compactMap { $0 }.filter { !$0.isEmpty }
+    selection.tags = try TagExpression(parsing: tag)
+    return selection
+  }
+}
+
 // MARK: - Choices
 
 /// `--format`: the report written to standard output.

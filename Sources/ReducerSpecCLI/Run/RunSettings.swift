@@ -67,16 +67,11 @@ struct RunSettings: Sendable {
     processorCount: Int = ProcessInfo.processInfo.activeProcessorCount,
     fileManager: FileManager = .default
   ) throws(ValidationError) {
-    if let jobs = options.jobs, jobs < 1 {
-      throw ValidationError("--jobs must be at least 1; got \(jobs)")
-    }
-    jobs = options.jobs ?? max(1, processorCount)
+    jobs = try options.scope.jobs(processorCount: processorCount)
 
     timeout = try Self.timeout(options.timeoutOption.timeout)
 
-    selection = ScenarioSelection()
-    selection.filters = [options.filter, environment["TESTBRIDGE_TEST_ONLY"]].compactMap { $0 }.filter { !$0.isEmpty }
-    selection.tags = try TagExpression(parsing: options.tag)
+    selection = try options.scope.selection(extraFilters: [environment["TESTBRIDGE_TEST_ONLY"]])
     if let shard = options.shard {
       selection.shard = try Shard(parsing: shard)
     } else {
@@ -88,7 +83,7 @@ struct RunSettings: Sendable {
       if options.list { throw ValidationError("--watch cannot be used with --list: --list runs nothing to watch") }
       watchRoots = options.paths.isEmpty ? [SpecPaths.defaultDirectory] : options.paths
     }
-    failFast = options.failFast
+    failFast = options.scope.failFast
     rerunFailed = options.rerunFailed
     writesRecord = !options.noRecord
     junitPath = options.reports.junit ?? environment["XML_OUTPUT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
