@@ -272,14 +272,26 @@ private struct TapeBuilder {
   func endMark(line: Int) -> Mark {
     let bytes = source.bytes
     let end = bytes.count
-    guard let last = bytes.last, last != 0x0A, last != 0x0D, line >= 1 else {
+    guard line >= 1, Self.lineBreak(endingAt: end, in: bytes) == 0 else {
       return Mark(line: line + 1, column: 1, offset: end)
     }
     // The characters of the last line: back to the line break before it.
     var start = end
-    while start > 0, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
+    while start > 0, Self.lineBreak(endingAt: start, in: bytes) == 0 { start -= 1 }
     let characters = bytes[start..<end].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     return Mark(line: line, column: characters + 1, offset: end)
+  }
+
+  /// The length of the line break that ends just before `end`, or 0 (the breaks of
+  /// ``SourceFile/lineBreakLength(in:at:)``, read backwards).
+  static func lineBreak(endingAt end: Int, in bytes: [UInt8]) -> Int {
+    guard end > 0 else { return 0 }
+    if bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { return 1 }
+    if end >= 2, bytes[end - 2] == 0xC2, bytes[end - 1] == 0x85 { return 2 }
+    if end >= 3, bytes[end - 3] == 0xE2, bytes[end - 2] == 0x80, bytes[end - 1] == 0xA8 || bytes[end - 1] == 0xA9 {
+      return 3
+    }
+    return 0
   }
 
   func error(_ message: String, _ at: Mark) -> YAMLError {

@@ -71,7 +71,12 @@ import Testing
     // The empty document of `---` is at the end of its line (found by the `decode` target).
     #expect(try YAMLParser.parse("---").start == Mark(line: 1, column: 4))
     #expect(try YAMLParser.parse("---\n").start == Mark(line: 2, column: 1))
-    for (text, line, column) in [("a: { b: 1", 1, 10), ("x: 1\na: [1, 2", 2, 9), ("x: 1\na: [1, 2\n", 3, 1)] {
+    // After a last line break of any kind (found by the `yaml` target: `{<` and LS).
+    let cases = [
+      ("a: { b: 1", 1, 10), ("x: 1\na: [1, 2", 2, 9), ("x: 1\na: [1, 2\n", 3, 1), ("{<\u{2028}", 2, 1),
+      ("{a\u{85}bcd", 2, 4), ("z ennd:\n:<<: 1 })a\n\u{85}rint", 4, 5),
+    ]
+    for (text, line, column) in cases {
       let error = try #require(throws: YAMLError.self) { try YAMLParser.parse(text) }
       #expect(error.location?.line == line, "\(text)")
       #expect(error.location?.column == column, "\(text)")
