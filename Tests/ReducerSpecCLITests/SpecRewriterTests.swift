@@ -461,4 +461,41 @@ extension SpecRewriterTests {
 
       """)
   }
+
+  /// Found by the `rewrite` fuzz target: a step with no content (`- # …`) starts right
+  /// after its dash, and a step inserted before it began `-receive:`.
+  @Test func insertsBeforeAStepWithNoContent() throws {
+    let text = """
+      scenarios:
+        - name: A
+          steps:
+            - # nothing yet
+
+      """
+    let received = [ScenarioRecording.Received(action: try node("loaded"))]
+    let result = try rewrite(text, [0: recording([.init()], insertions: [0: received])])
+    #expect(result.text == """
+      scenarios:
+        - name: A
+          steps:
+            - receive: loaded
+            - # nothing yet
+
+      """)
+  }
+
+  /// Found by the `rewrite` fuzz target: an empty `receive:` (a comment after it) starts
+  /// right after its colon, and its new action was written `receive:{ … }`.
+  @Test func rewritesAnEmptyReceive() throws {
+    let text = """
+      scenarios:
+        - name: A
+          steps:
+            - receive: # what arrives?
+
+      """
+    let result = try rewrite(text, [0: recording([.init(action: try node("{ response: 42 }"))])])
+    #expect(result.text.contains("- receive: { response: 42 }"))
+    #expect(try YAMLParser.parse(result.text)["scenarios"] != nil)
+  }
 }

@@ -128,7 +128,11 @@ package struct SpecRewriter {
     var result: [TextEdit] = []
     let flowStep = isFlow(step)
     if let action = change.action, let value = mapping["receive"] {
-      result.append(TextEdit(range: value.start.offset..<contentEnd(value), text: YAMLEmitter.flow(action)))
+      // An empty value (`receive:` then nothing, or a comment) starts right after its colon.
+      // (Found by the `rewrite` fuzz target: `receive:{ … }` did not parse.)
+      let range = value.start.offset..<contentEnd(value)
+      let separator = range.isEmpty && range.lowerBound > 0 && bytes[range.lowerBound - 1] == UInt8(ascii: ":") ? " " : ""
+      result.append(TextEdit(range: range, text: separator + YAMLEmitter.flow(action)))
     }
     let stateEntry = mapping.entries.first { $0.name == "state" }
     switch change.state {
@@ -317,7 +321,9 @@ package struct SpecRewriter {
     let prefix = String(decoding: bytes[start..<step.start.offset], as: UTF8.self)
     let trimmed = prefix.trimmingCharacters(in: [" "])
     guard trimmed == "-" else { return nil }
-    return prefix
+    // A step with no content (`- # …`, null) starts right after its dash. (Found by the
+    // `rewrite` fuzz target: `-receive:` was inserted after it.)
+    return prefix.hasSuffix("-") ? prefix + " " : prefix
   }
 
   private func hasPlaceholders(_ step: YAMLNode) -> Bool {
