@@ -341,7 +341,8 @@ package struct Tape: Sendable {
         count += 1
         child = nodes[Int(child)].next
       }
-      let elements = [YAMLNode](unsafeUninitializedCapacity: count) { buffer, initialized in
+      // No buffer for an empty sequence (see the mapping below).
+      let elements: [YAMLNode] = count == 0 ? [] : .init(unsafeUninitializedCapacity: count) { buffer, initialized in
         var child = node.first
         while child != Tape.none {
           (buffer.baseAddress! + initialized).initialize(
@@ -358,7 +359,11 @@ package struct Tape: Sendable {
         count += 1
         key = nodes[Int(nodes[Int(key)].next)].next
       }
-      let entries = [YAMLNode.Mapping.Entry](unsafeUninitializedCapacity: count) { buffer, initialized in
+      // An empty mapping takes no buffer: `Array(unsafeUninitializedCapacity: 0)` stores its
+      // count into the one empty-array storage that every thread shares, which
+      // ThreadSanitizer saw race with another thread's read of it (the parse-ahead thread
+      // of `SpecEngine.load`).
+      let entries: [YAMLNode.Mapping.Entry] = count == 0 ? [] : .init(unsafeUninitializedCapacity: count) { buffer, initialized in
         var key = node.first
         while key != Tape.none {
           let value = nodes[Int(key)].next
