@@ -116,9 +116,25 @@ public enum SpecSuite {
 
   /// Runs `body` on the main actor and waits for it: Swift Testing evaluates a test's
   /// arguments off the main actor, and the engine lives on it.
+  ///
+  /// "On the main queue" is not "on the main thread": once the main thread parks in
+  /// `dispatch_main` (Swift Testing on Linux), the main queue runs on another thread, and a
+  /// `DispatchQueue.main.sync` from there traps (seen in CI: "dispatch_sync called on queue
+  /// already owned by current thread"). So the queue is asked, by a key it carries.
   static func onMainActor<T: Sendable>(_ body: @MainActor () -> T) -> T {
-    if Thread.isMainThread { return MainActor.assumeIsolated { body() } }
+    if isOnMainQueue { return MainActor.assumeIsolated { body() } }
     return DispatchQueue.main.sync { MainActor.assumeIsolated { body() } }
+  }
+
+  private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// Whether this code runs on the main queue, whichever thread serves it.
+  static var isOnMainQueue: Bool {
+    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
   }
 }
 
