@@ -62,6 +62,12 @@ final class WorkerProcess {
     executable: String, arguments: [String], environment: [String: String],
     passing descriptor: (parent: Int32, child: Int32)? = nil
   ) throws(SpawnError) -> WorkerProcess {
+    // A process spawned by another thread between `pipe` and `fcntl` would hold an end of
+    // these pipes for its whole life, and a write to a worker that ended would then not fail
+    // (seen in `swift test`, whose tests spawn in parallel). Glibc's Swift module has no
+    // `pipe2`, so the pipes are made and the worker spawned under one lock.
+    spawnLock.lock()
+    defer { spawnLock.unlock() }
     let stdin = try makePipe()
     let stdout = try makePipe()
     let stderr = try makePipe()
@@ -122,9 +128,9 @@ final class WorkerProcess {
     return WorkerProcess(pid: pid, input: stdin.write, output: stdout.read, errors: stderr.read)
   }
 
+  private static let spawnLock = NSLock()
+
   private static func makePipe() throws(SpawnError) -> (read: Int32, write: Int32) {
-    // Spawning happens on one thread, so close-on-exec set just after `pipe` cannot leak
-    // into a process started in between.
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { throw SpawnError(call: "pipe", code: errno) }
     _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
