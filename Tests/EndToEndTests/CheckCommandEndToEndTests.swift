@@ -55,6 +55,27 @@ import Testing
         == runLines.joined(separator: "\n") + "\nChecked 10 files, 0 scenarios: 15 problems in 10 files.\n")
   }
 
+  @Test func oneThreadOrTwoSayTheSame() async throws {
+    // --jobs 1 reads and checks on one thread; 2 reads the next files on a second one.
+    let paths = ["Tests/Fixtures/invalid", "Tests/Fixtures/specs", "Tests/Fixtures/check/paths"]
+    let one = try await Self.check(["--jobs", "1"] + paths)
+    let two = try await Self.check(["--jobs", "2"] + paths)
+    #expect(one.status == 1)
+    #expect(one.stdout.hasSuffix("Checked 17 files, 17 scenarios: 17 problems in 12 files.\n"))
+    #expect(two.status == one.status)
+    #expect(two.stdout == one.stdout)
+
+    let none = try await Self.check(["--jobs", "0", "Tests/Fixtures/specs"])
+    #expect(none.status == 64)
+    #expect(
+      none.stderr == """
+        Error: --jobs must be at least 1; got 0
+        Usage: reducer-spec check [<options>] [<path> ...]
+          See 'reducer-spec check --help' for more information.
+
+        """)
+  }
+
   @Test func goodAndBadFilesTogether() async throws {
     let run = try await Self.check([
       "Tests/Fixtures/specs/passing.yaml", "Tests/Fixtures/invalid/unknown-key.yaml",

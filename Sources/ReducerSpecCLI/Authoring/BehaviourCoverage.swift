@@ -75,10 +75,11 @@ struct BehaviourCoverage {
     var byName: [String: (feature: Feature, coverage: FeatureCoverage, tree: [ActionCase])] = [:]
     var failed: [String] = []
     let probe = ShapeProbe()
-    for loaded in engine.load(files: files) {
+    // Each file while the engine still has it: its specs are not read again.
+    engine.load(files: files) { loaded in
       guard loaded.errors.isEmpty, let name = loaded.feature, let feature = engine.features[name] else {
         failed.append(loaded.file)
-        continue
+        return
       }
       if byName[name] == nil {
         let tree = ActionCase.tree(of: probe.shape(of: feature.types.action.type))

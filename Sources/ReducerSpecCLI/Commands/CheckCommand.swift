@@ -26,10 +26,17 @@ struct CheckCommand: Subcommand {
     valueName: "path"))
   var paths: [String] = []
 
+  @Option(help: ArgumentHelp(
+    "How many cores to use: 1 reads and checks every file on one thread; 2 or more read the next files on a second thread while the first checks. (default: the number of cores)",
+    valueName: "n"))
+  var jobs: Int?
+
   @OptionGroup var reports: ReportOptions
 
   @MainActor
   func run(in context: CommandContext) throws -> Int32 {
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1; got \(jobs)") }
+    let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
     let files = try SpecPaths.expand(paths)
     let start = ContinuousClock.now
     let writeLine: (String) -> Void = { context.output($0 + "\n") }
@@ -51,7 +58,10 @@ struct CheckCommand: Subcommand {
     var suites: [SuiteResult] = []
     let probe = ShapeProbe()
     var pathChecks: [String: StatePathCheck] = [:]
-    for var loaded in context.engine.load(files: files) {
+    // Each file while the engine still has it: its state paths are checked without reading
+    // it again.
+    context.engine.load(files: files, parsingAhead: threads > 1) { loaded in
+      var loaded = loaded
       if loaded.errors.isEmpty, let name = loaded.feature, let feature = context.engine.features[name] {
         let check =
           pathChecks[name] ?? StatePathCheck(stateShape: probe.shape(of: feature.types.state.type))

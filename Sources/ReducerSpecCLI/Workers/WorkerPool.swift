@@ -221,15 +221,15 @@ final class WorkerPool {
               case .none: break
               case .read(let file):
                 guard case .read(let index) = slot.tasks.removeFirst().kind else { break }
-                startNext(slot)
+                startNext(slot, after: task)
                 fileRead(index, file, output: slot.takeScenarioOutput(), by: slot)
               case .finished(let result):
                 slot.tasks.removeFirst()
-                startNext(slot)
+                startNext(slot, after: task)
                 report(task, result, output: slot.takeScenarioOutput())
               case .recorded(let recorded):
                 guard case .record(let index) = slot.tasks.removeFirst().kind else { break }
-                startNext(slot)
+                startNext(slot, after: task)
                 recordedFiles += 1
                 onRecorded(index, .recorded(recorded), slot.takeScenarioOutput())
               case .broken(let message, let placed):
@@ -418,9 +418,12 @@ final class WorkerPool {
     onResult(index, result, output)
   }
 
-  /// The request after the one that ended starts now.
-  private func startNext(_ slot: Slot) {
-    if !slot.tasks.isEmpty { slot.tasks[0].started = clock.now }
+  /// The request after the one that ended starts now. The one that ended is averaged into
+  /// the slot's estimate of a request's time.
+  private func startNext(_ slot: Slot, after ended: Slot.Task) {
+    let now = clock.now
+    slot.averageTask = (slot.averageTask * 7 + (now - ended.started)) / 8
+    if !slot.tasks.isEmpty { slot.tasks[0].started = now }
   }
 
   /// The slot's worker is dead or broken: its current request fails with `message` (and
@@ -582,18 +585,28 @@ final class WorkerPool {
     if let bytes = read(slot, .errors) { slot.errorOutput.append(contentsOf: bytes) }
   }
 
-  /// Waits a millisecond before polling when every worker has several requests queued,
-  /// so that the command takes in their answers a few at a time instead of waking up
-  /// for each: a scenario often takes a fraction of a millisecond, and on a small
-  /// machine the command's wake-ups took CPU time from the workers. A worker with little
-  /// left to do is never kept waiting.
+  /// Waits a millisecond before polling when every worker has more than a few milliseconds
+  /// of work queued, so that the command takes in their answers a few at a time instead of
+  /// waking up for each: a scenario often takes a fraction of a millisecond, and on a small
+  /// machine the command's wake-ups take CPU time from the workers. The work queued is
+  /// estimated from how long the worker's last requests took. A worker is never kept
+  /// waiting: a nap with less queued than that left a worker idle, waiting for its next batch
+  /// (`--jobs 1` spent half its time so, about half a millisecond a file).
   private func napWhileWorkersAreBusy() {
-    guard !slots.isEmpty, slots.allSatisfy({ !$0.isDead && $0.tasks.count >= Self.napQueue }) else { return }
+    guard !slots.isEmpty else { return }
+    let now = clock.now
+    for slot in slots {
+      guard !slot.isDead, slot.tasks.count >= Self.napQueue, let first = slot.tasks.first else { return }
+      let queued = slot.averageTask * (slot.tasks.count - 1) + max(.zero, slot.averageTask - (now - first.started))
+      guard queued >= Self.napQueued else { return }
+    }
     usleep(1000)
   }
 
   /// The requests every worker must have queued for the command to nap.
   private static let napQueue = 4
+  /// The work every worker must have queued, by its estimate, for the command to nap.
+  private static let napQueued = Duration.milliseconds(4)
 
   /// Milliseconds until the nearest deadline, or -1 (no deadline).
   private func pollTimeout() -> Int32 {
@@ -655,6 +668,8 @@ final class WorkerPool {
     var tasks: [Task] = []
     /// How many requests the worker was sent.
     var sent: UInt32 = 0
+    /// How long a request took lately, on average (a moving average of eight).
+    var averageTask = Duration.zero
     var lines = LineBuffer()
     /// What the worker wrote to standard error since its last answer.
     var errorOutput: [UInt8] = []

@@ -43,17 +43,35 @@ public final class SpecEngine: ScenarioEngine {
   }
 
   public func load(files: [String]) -> [LoadedFile] {
-    guard files.count > 1 else { return files.map { compiled($0).loaded } }
+    var loaded: [LoadedFile] = []
+    loaded.reserveCapacity(files.count)
+    load(files: files) { loaded.append($0) }
+    return loaded
+  }
+
+  /// Loads `files` in order and hands each to `body` as soon as it is bound, while it is
+  /// still in the engine's cache: `body` can ask for its specs (``scenarioSpecs(of:)``)
+  /// without the file being read again.
+  ///
+  /// - Parameter parsingAhead: Whether another thread reads and parses the next files while
+  ///   this one binds (two cores); `false` does everything on this thread (one core).
+  public func load(files: [String], parsingAhead: Bool = true, each body: (LoadedFile) -> Void) {
+    guard parsingAhead, files.count > 1 else {
+      for path in files { body(compiled(path).loaded) }
+      return
+    }
     // Reading and parsing a file costs about as much as binding it, and needs no main
-    // actor: another thread reads the next files while this one binds, so that planning a
-    // run (the command's serial part) uses two cores.
+    // actor: another thread reads the next files while this one binds.
     let ahead = ParseAhead(paths: files)
-    return files.indices.map { index in
+    for index in files.indices {
       let parsed = ahead.take(index)
-      if let index = cache.lastIndex(where: { $0.path == files[index] }) { return cache[index].compiled.loaded }
+      if let cached = cache.lastIndex(where: { $0.path == files[index] }) {
+        body(cache[cached].compiled.loaded)
+        continue
+      }
       let compiled = bind(parsed)
       remember(files[index], compiled)
-      return compiled.loaded
+      body(compiled.loaded)
     }
   }
 
