@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the coding keys a `Decodable` type reads at its top level: the case names of an
 /// enum with a synthesized `Codable` conformance, or the fields of a struct.
 ///
@@ -7,10 +9,33 @@
 /// payload) is not listed.
 package enum CodingKeyProbe {
   /// The key names, in declaration order; `nil` when they cannot be listed.
+  ///
+  /// Remembered by type: a probe runs the type's `init(from:)` and lists its key type's
+  /// cases (about 25,000 instructions), and a spec asks for the same action type at every
+  /// scenario it binds.
   package static func keys(of type: any Decodable.Type) -> [String]? {
+    let id = ObjectIdentifier(type)
+    if let known = known.withLock({ $0[id] }) { return known }
     let probe = ProbeDecoder()
     _ = try? type.init(from: probe)
+    known.withLock { $0[id] = probe.keys }
     return probe.keys
+  }
+
+  private static let known = Locked<[ObjectIdentifier: [String]?]>([:])
+}
+
+/// A value that threads share, under a lock.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
   }
 }
 

@@ -10,15 +10,28 @@ import SpecYAML
 /// It is permissive wherever the type's shape says too little (a type that contains itself,
 /// a custom `Codable` conformance, a subscript on something that is not a collection): the
 /// run still reports what is left.
-struct StatePathCheck {
+final class StatePathCheck {
   let stateShape: TypeShape
+  /// The paths found to name fields of the state: specs assert the same few paths at step
+  /// after step, and a path's problem does not depend on where it is written.
+  private var fine: Set<String> = []
+
+  init(stateShape: TypeShape) {
+    self.stateShape = stateShape
+  }
 
   /// The problems of one `state:` mapping, in the order of its keys.
   func problems(in assignments: YAMLNode) -> [YAMLError] {
     guard let mapping = assignments.mapping else { return [] }
     return mapping.entries.compactMap { entry in
-      guard let path = try? StatePath(parsing: entry.name) else { return nil }  // reported when the file is bound
-      return problem(in: path, at: entry.key)
+      let name = entry.name
+      guard !fine.contains(name) else { return nil }
+      guard let path = try? StatePath(parsing: name) else { return nil }  // reported when the file is bound
+      guard let found = problem(in: path, at: entry.key) else {
+        fine.insert(name)
+        return nil
+      }
+      return found
     }
   }
 

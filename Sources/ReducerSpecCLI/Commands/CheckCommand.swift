@@ -96,8 +96,9 @@ struct CheckCommand: Subcommand {
     var seen: Set<String> = []
     var problems: [(line: Int, column: Int, error: SpecFileError)] = []
     for scenario in scenarios {
-      for step in scenario.steps {
-        guard let state = step.state else { continue }
+      // By index: `for step in` would copy each step (a large struct) to read one field.
+      for index in scenario.steps.indices {
+        guard let state = scenario.steps[index].state else { continue }
         for problem in check.problems(in: state) {
           let location = problem.location ?? FileLocation(file: file, line: 0, column: 0)
           guard seen.insert("\(location) \(problem.message)").inserted else { continue }
