@@ -32,7 +32,11 @@ public struct Stub: Sendable {
   /// The key a spec writes under `dependencies:`.
   public let name: String
   /// How a spec writes the stub's value, for messages: `a value of Int`, `an endpoint …`.
-  package let shape: String
+  package var shape: String { describeShape() }
+  /// Makes ``shape`` when a message needs it: type names come from the runtime's reflection,
+  /// which cost about 1.5 million instructions a stub, in every process at start-up, when
+  /// the features were registered.
+  private let describeShape: @Sendable () -> String
   /// Decodes a spec's value into a stub ready to install for one scenario.
   package let configure: @Sendable (_ value: YAMLNode, _ context: StubContext) throws -> ConfiguredStub
   /// Installs what a scenario that does not stub it gets (endpoints: a failure naming them).
@@ -64,13 +68,13 @@ public struct Stub: Sendable {
   }
 
   init(
-    name: String, shape: String, signature: Signature? = nil,
+    name: String, shape: @escaping @autoclosure @Sendable () -> String, signature: Signature? = nil,
     configure: @escaping @Sendable (YAMLNode, StubContext) throws -> ConfiguredStub,
     installUnstubbed: (@Sendable (inout DependencyValues, StubContext) -> Void)? = nil,
     emission: (@Sendable (YAMLNode, YAMLDecoder) throws -> any Sendable)? = nil
   ) {
     self.name = name
-    self.shape = shape
+    self.describeShape = shape
     self.signature = signature
     self.configure = configure
     self.installUnstubbed = installUnstubbed
@@ -270,9 +274,10 @@ extension Stub {
     _ name: String, input: Input.Type, output: Output.Type, canThrow: Bool = true,
     install: @escaping @Sendable (_ dependencies: inout DependencyValues, _ call: @escaping @Sendable (Input) async throws -> Output) -> Void
   ) -> Stub {
-    let shape =
+    let shape: @Sendable () -> String = {
       "an endpoint: `{ returns: \(typeName(Output.self)) }`"
-      + (canThrow ? " or `{ throws: MESSAGE }`" : "") + ", a list of responses, or `{ responses: …, calls: […] }`"
+        + (canThrow ? " or `{ throws: MESSAGE }`" : "") + ", a list of responses, or `{ responses: …, calls: […] }`"
+    }
     // An unstubbed endpoint that cannot throw and must return a value keeps the client's own
     // `testValue`, which reports that it is unimplemented and returns its default.
     let canAnswerUnstubbed = canThrow || Output.self == Nothing.self
@@ -293,7 +298,7 @@ extension Stub {
       install(&dependencies, unstubbed)
     }
     return Stub(
-      name: name, shape: shape, signature: .endpoint(input: DecodableType(Input.self), output: DecodableType(Output.self), canThrow: canThrow),
+      name: name, shape: shape(), signature: .endpoint(input: DecodableType(Input.self), output: DecodableType(Output.self), canThrow: canThrow),
       configure: configure, installUnstubbed: canAnswerUnstubbed ? installUnstubbed : nil)
   }
 }
@@ -527,7 +532,9 @@ extension Stub {
     _ name: String, of written: Written.Type, convert: @escaping @Sendable (Written) -> Element,
     install: @escaping @Sendable (_ dependencies: inout DependencyValues, _ open: @escaping @Sendable () -> AsyncStream<Element>) -> Void
   ) -> Stub {
-    let shape = "a stream: `{ stream: open }`; `emit: { \(name): \(typeName(Written.self) == "Nothing" ? "null" : typeName(Written.self)) }` yields a value"
+    let shape: @Sendable () -> String = {
+      "a stream: `{ stream: open }`; `emit: { \(name): \(typeName(Written.self) == "Nothing" ? "null" : typeName(Written.self)) }` yields a value"
+    }
     let configure: @Sendable (YAMLNode, StubContext) throws -> ConfiguredStub = { node, _ in
       guard let mapping = node.mapping, mapping.count == 1, let value = mapping["stream"],
         value.scalar?.value == "open", value.scalar?.style == .plain
@@ -551,7 +558,7 @@ extension Stub {
       return AsyncStream { $0.finish() }
     }
     return Stub(
-      name: name, shape: shape, configure: configure,
+      name: name, shape: shape(), configure: configure,
       installUnstubbed: { dependencies, _ in install(&dependencies, unstubbed) },
       emission: { node, decoder in
         var decoder = decoder
