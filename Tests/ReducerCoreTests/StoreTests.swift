@@ -13,7 +13,9 @@ private actor EffectEvents {
   }
 
   /// Waits until the events are `expected`; returns `false` after `timeout` without them.
-  func wait(for expected: [String], timeout: Duration = .seconds(5)) async -> Bool {
+  /// The effects record on the main actor, which other tests of the same process share:
+  /// in a full `swift test` on a loaded machine, 5 s once passed before an effect started.
+  func wait(for expected: [String], timeout: Duration = .seconds(60)) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while events != expected {
       if ContinuousClock.now >= deadline { return false }
