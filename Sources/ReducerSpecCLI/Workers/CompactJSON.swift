@@ -33,7 +33,10 @@ struct JSONWriter {
   /// need not be valid UTF-8: ``JSONCursor/stringBytes()`` reads them back unchanged.
   mutating func string(utf8 text: some Collection<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
-    if !text.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+    func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+    // In place when the bytes are contiguous (a native string's are): a byte at a time
+    // through the collection costs several times as much.
+    if !(text.withContiguousStorageIfAvailable { $0.contains(where: needsEscape) } ?? text.contains(where: needsEscape)) {
       bytes.append(contentsOf: text)
       bytes.append(UInt8(ascii: "\""))
       return
@@ -195,10 +198,19 @@ struct JSONCursor {
   ) -> Result? {
     guard take("\"") else { return nil }
     let start = position
-    while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\") {
-      guard bytes[position] >= 0x20 else { return nil }
-      position += 1
+    // The plain run in place, without a bounds check at each byte (names and paths are long).
+    let plainEnd = bytes.withUnsafeBufferPointer { buffer -> Int? in
+      var index = start
+      while index < buffer.count {
+        let byte = buffer[index]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+        guard byte >= 0x20 else { return nil }
+        index += 1
+      }
+      return index
     }
+    guard let plainEnd else { return nil }
+    position = plainEnd
     guard position < bytes.count else { return nil }
     if bytes[position] == UInt8(ascii: "\"") {
       defer { position += 1 }

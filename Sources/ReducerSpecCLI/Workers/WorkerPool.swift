@@ -422,7 +422,7 @@ final class WorkerPool {
   /// the slot's estimate of a request's time.
   private func startNext(_ slot: Slot, after ended: Slot.Task) {
     let now = clock.now
-    slot.averageTask = (slot.averageTask * 7 + (now - ended.started)) / 8
+    slot.averageTask = (slot.averageTask * 7 + (now - ended.started).inSeconds) / 8
     if !slot.tasks.isEmpty { slot.tasks[0].started = now }
   }
 
@@ -597,7 +597,8 @@ final class WorkerPool {
     let now = clock.now
     for slot in slots {
       guard !slot.isDead, slot.tasks.count >= Self.napQueue, let first = slot.tasks.first else { return }
-      let queued = slot.averageTask * (slot.tasks.count - 1) + max(.zero, slot.averageTask - (now - first.started))
+      let queued =
+        slot.averageTask * Double(slot.tasks.count - 1) + max(0, slot.averageTask - (now - first.started).inSeconds)
       guard queued >= Self.napQueued else { return }
     }
     usleep(1000)
@@ -606,7 +607,7 @@ final class WorkerPool {
   /// The requests every worker must have queued for the command to nap.
   private static let napQueue = 4
   /// The work every worker must have queued, by its estimate, for the command to nap.
-  private static let napQueued = Duration.milliseconds(4)
+  private static let napQueued = 0.004
 
   /// Milliseconds until the nearest deadline, or -1 (no deadline).
   private func pollTimeout() -> Int32 {
@@ -668,8 +669,9 @@ final class WorkerPool {
     var tasks: [Task] = []
     /// How many requests the worker was sent.
     var sent: UInt32 = 0
-    /// How long a request took lately, on average (a moving average of eight).
-    var averageTask = Duration.zero
+    /// How long a request took lately, on average (a moving average of eight), in seconds:
+    /// `Duration`'s arithmetic goes through 128-bit integers, at every answer.
+    var averageTask = 0.0
     var lines = LineBuffer()
     /// What the worker wrote to standard error since its last answer.
     var errorOutput: [UInt8] = []

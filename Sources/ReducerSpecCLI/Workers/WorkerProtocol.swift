@@ -123,9 +123,17 @@ struct LineBuffer {
     pending.append(contentsOf: bytes)
     var lines: [[UInt8]] = []
     var start = 0
-    while let end = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-      lines.append(Array(pending[start..<end]))
-      start = end + 1
+    // memchr: a worker's answers come many at a time, and a byte-by-byte search cost the
+    // command more than reading them.
+    pending.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      while start < buffer.count,
+        let found = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start)
+      {
+        let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        lines.append(Array(buffer[start..<end]))
+        start = end + 1
+      }
     }
     pending.removeFirst(start)
     return lines

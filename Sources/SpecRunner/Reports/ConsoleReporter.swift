@@ -162,7 +162,11 @@ public final class ConsoleReporter: RunReporter {
   private static func oneLine(_ text: String) -> String {
     // Most names have no line break: no byte of one (\n, \r, VT, FF) nor the first byte of
     // U+0085, U+2028 or U+2029.
-    guard text.utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+    func isSuspect(_ byte: UInt8) -> Bool { (0x0A...0x0D).contains(byte) || byte == 0xC2 || byte == 0xE2 }
+    let suspect =
+      text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isSuspect) }
+      ?? text.utf8.contains(where: isSuspect)
+    guard suspect else { return text }
     return text.lines.joined(separator: " ")
   }
 }
