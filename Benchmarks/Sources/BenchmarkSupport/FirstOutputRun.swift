@@ -21,9 +21,9 @@ public struct FirstOutputRun {
 
   /// Runs `arguments` (the executable first), its standard output to a pipe that this
   /// process reads as fast as the command writes, its standard error to /dev/null, with
-  /// `NO_COLOR=1`; notes when `marker` (UTF-8) first appears in the output, reads the rest,
-  /// and waits for the command.
-  public static func measure(_ arguments: [String], marker: String) -> FirstOutputRun? {
+  /// `NO_COLOR=1`, in `directory` (or here); notes when `marker` (UTF-8) first appears in the
+  /// output, reads the rest, and waits for the command.
+  public static func measure(_ arguments: [String], marker: String, directory: String? = nil) -> FirstOutputRun? {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return nil }
     let (readEnd, writeEnd) = (fds[0], fds[1])
@@ -44,8 +44,12 @@ public struct FirstOutputRun {
     defer { for pointer in envp { free(pointer) } }
 
     var pid: pid_t = 0
+    // posix_spawn has no working directory before glibc 2.29's addchdir_np: change ours.
+    let here = FileManager.default.currentDirectoryPath
+    if let directory { _ = FileManager.default.changeCurrentDirectoryPath(directory) }
     let start = DispatchTime.now().uptimeNanoseconds
     let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
+    if directory != nil { _ = FileManager.default.changeCurrentDirectoryPath(here) }
     close(writeEnd)
     guard spawned == 0 else { return nil }
     func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }

@@ -69,7 +69,8 @@ struct Options {
             (g) Yams' YAMLDecoder decoding every file into Codable structs, in a child process
                 (files read before its clock starts), once per round
             (h) `reducer-spec --jobs 2`, stdout a pipe: from just before posix_spawn until the
-                first scenario result (a line with "✓") is read from the pipe
+                first scenario result (a line with "✓") is read from the pipe; (h2) the same
+                with `--no-record` (no run record read or written)
 
             --binary PATH        the command to time (../.build/release/reducer-spec)
             --corpus DIR         use DIR's *.yaml files if DIR exists, else generate them there
@@ -81,7 +82,11 @@ struct Options {
             --version-runs N     runs of `--version` (20)
             --skip-check         leave out rows (e) and (f)
             --skip-yams          leave out row (g) (several seconds a round)
-            --skip-first-result  leave out row (h)
+            --skip-first-result  leave out rows (h) and (h2)
+
+          The commands run in a temporary directory of their own, where the runs write (and,
+          after a warm-up run before round 1, read) the run record .reducer-spec/last-run.json,
+          as a person's runs in a project would.
           """)
         exit(0)
       default: fail("unknown option \(argument)")
@@ -97,9 +102,10 @@ func fail(_ message: String) -> Never {
 
 // MARK: - Measuring
 
-/// Runs a command, its output to a file, and measures its wall time and peak memory.
+/// Runs a command in `workDirectory` (set below; `nil`: here), its output to a file, and
+/// measures its wall time and peak memory.
 func measure(_ arguments: [String], output: String) -> CommandRun {
-  guard let run = CommandRun.measure(arguments, output: output) else {
+  guard let run = CommandRun.measure(arguments, output: output, directory: workDirectory) else {
     fail("cannot start \(arguments[0]): build it with `swift build -c release --product reducer-spec` in the root package")
   }
   return run
@@ -113,6 +119,17 @@ func summary(_ values: [Double]) -> (best: Double, median: Double, highest: Doub
 func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
 
 // MARK: - Yams, in a child process
+
+/// The working directory of the measured commands: `.reducer-spec/last-run.json`, the run
+/// record, goes there.
+nonisolated(unsafe) var workDirectory: String?
+
+/// `path` made absolute against the current directory.
+func absolute(_ path: String) -> String {
+  let path = (path as NSString).expandingTildeInPath
+  let full = path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+  return (full as NSString).standardizingPath
+}
 
 /// The `*.yaml` files of `directory`, sorted by name.
 func corpusPaths(in directory: String) throws -> [String] {
@@ -137,11 +154,11 @@ if let directory = options.yamsChild {
 
 // MARK: - Main
 
-let binary = (options.binary as NSString).standardizingPath
+let binary = absolute(options.binary)
 guard FileManager.default.isExecutableFile(atPath: binary) else {
   fail("no executable at \(binary): build it with `swift build -c release --product reducer-spec` in the root package")
 }
-let corpus = options.directory ?? NSTemporaryDirectory() + "reducer-spec-runner-corpus-\(getpid())"
+let corpus = options.directory.map(absolute) ?? NSTemporaryDirectory() + "reducer-spec-runner-corpus-\(getpid())"
 let scenarioCount: Int
 if options.directory == nil || !FileManager.default.fileExists(atPath: corpus) {
   scenarioCount = try CounterCorpus.generate(
@@ -167,6 +184,15 @@ let runsFirstResult = !options.skipFirstResult
 let selfPath = Bundle.main.executablePath ?? CommandLine.arguments[0]
 
 let output = NSTemporaryDirectory() + "reducer-spec-runner-output-\(getpid()).txt"
+// The commands run in a directory of their own, so that the run record they read and write
+// is always that of this corpus, whatever was run here before; one warm-up run writes it
+// (and brings the binary and the corpus into the page cache) before round 1.
+workDirectory = NSTemporaryDirectory() + "reducer-spec-runner-cwd-\(getpid())"
+try FileManager.default.createDirectory(atPath: workDirectory!, withIntermediateDirectories: true)
+let warmUp = measure([binary, "--jobs", "2", "--color", "never", corpus], output: output)
+guard warmUp.status == 0, warmUp.lastLine == "\(scenarioCount) passed, 0 failed, 0 skipped" else {
+  fail("the warm-up run exited \(warmUp.status) with \"\(warmUp.lastLine)\" (see \(output))")
+}
 var scans: [Double] = []
 var jobs1: [CommandRun] = []
 var jobs2: [CommandRun] = []
@@ -174,6 +200,7 @@ var checks1: [CommandRun] = []
 var checks2: [CommandRun] = []
 var yams: [Double] = []
 var firstResults: [FirstOutputRun] = []
+var firstResultsNoRecord: [FirstOutputRun] = []
 for round in 1...options.repeats {
   let start = DispatchTime.now().uptimeNanoseconds
   let events = texts.reduce(0) { $0 + scanEvents($1) }
@@ -211,18 +238,28 @@ for round in 1...options.repeats {
         + "check --jobs 2 \(milliseconds(checks2.last!.seconds)) (CPU \(milliseconds(checks2.last!.cpuSeconds)))")
   }
   if runsFirstResult {
-    guard let sample = FirstOutputRun.measure([binary, "--jobs", "2", corpus], marker: "✓") else {
-      fail("cannot start \(binary)")
+    // (h) as a person runs it, then (h2) without the run record (see the README).
+    for noRecord in [false, true] {
+      let arguments = [binary, "--jobs", "2"] + (noRecord ? ["--no-record"] : []) + [corpus]
+      let name = arguments.dropFirst().dropLast().joined(separator: " ") + " (stdout a pipe)"
+      guard let sample = FirstOutputRun.measure(arguments, marker: "✓", directory: workDirectory) else {
+        fail("cannot start \(binary)")
+      }
+      let expected = "\(scenarioCount) passed, 0 failed, 0 skipped"
+      guard sample.status == 0, sample.lastLine == expected else {
+        fail("\(name) exited \(sample.status) with \"\(sample.lastLine)\", expected \"\(expected)\"")
+      }
+      guard let first = sample.markerSeconds else { fail("\(name) printed no line with \"✓\"") }
+      if noRecord {
+        firstResultsNoRecord.append(sample)
+        more.append("with --no-record \(milliseconds(first))")
+      } else {
+        firstResults.append(sample)
+        more.append(
+          "first result \(milliseconds(first)) (first output \(milliseconds(sample.firstOutputSeconds!)), "
+            + "whole run \(milliseconds(sample.seconds)))")
+      }
     }
-    let expected = "\(scenarioCount) passed, 0 failed, 0 skipped"
-    guard sample.status == 0, sample.lastLine == expected else {
-      fail("--jobs 2 (stdout a pipe) exited \(sample.status) with \"\(sample.lastLine)\", expected \"\(expected)\"")
-    }
-    guard let first = sample.markerSeconds else { fail("--jobs 2 (stdout a pipe) printed no line with \"✓\"") }
-    firstResults.append(sample)
-    more.append(
-      "first result \(milliseconds(first)) (first output \(milliseconds(sample.firstOutputSeconds!)), "
-        + "whole run \(milliseconds(sample.seconds)))")
   }
   if runsYams {
     let sample = measure([selfPath, "--yams-child", corpus], output: output)
@@ -265,6 +302,7 @@ row("(e) `reducer-spec check --jobs 1`", checks1.map(\.seconds))
 row("(f) `reducer-spec check --jobs 2`", checks2.map(\.seconds))
 row("(g) Yams' `YAMLDecoder`, every file into Codable structs", yams)
 row("(h) `reducer-spec --jobs 2`: its first scenario result on a pipe", firstResults.compactMap(\.markerSeconds))
+row("(h2) the same with `--no-record`", firstResultsNoRecord.compactMap(\.markerSeconds))
 
 // Each round's rows run one after another, so a round's own ratios see the same machine:
 // on a VM whose speed drifts, their median is the steadier figure. A target is met or not by
@@ -336,4 +374,5 @@ if runsCheck {
       Double(checks2.map(\.peakBytes).max()!) / 1e6))
 }
 try? FileManager.default.removeItem(atPath: output)
+try? FileManager.default.removeItem(atPath: workDirectory!)
 if options.directory == nil { try? FileManager.default.removeItem(atPath: corpus) }
