@@ -81,7 +81,7 @@ struct Options {
             --repeat N           rounds (5)
             --version-runs N     runs of `--version` (20)
             --skip-check         leave out rows (e) and (f)
-            --skip-yams          leave out row (g) (several seconds a round)
+            --skip-yams          leave out row (g) (a second or two a round)
             --skip-first-result  leave out rows (h) and (h2)
 
           The commands run in a temporary directory of their own, where the runs write (and,
@@ -118,8 +118,6 @@ func summary(_ values: [Double]) -> (best: Double, median: Double, highest: Doub
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
 
-// MARK: - Yams, in a child process
-
 /// The working directory of the measured commands: `.reducer-spec/last-run.json`, the run
 /// record, goes there.
 nonisolated(unsafe) var workDirectory: String?
@@ -136,6 +134,8 @@ func corpusPaths(in directory: String) throws -> [String] {
   try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
     .map { (directory as NSString).appendingPathComponent($0) }
 }
+
+// MARK: - Yams, in a child process
 
 let options = Options(arguments: Array(CommandLine.arguments.dropFirst()))
 if let directory = options.yamsChild {
