@@ -46,10 +46,7 @@ public struct CommandRun {
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     var argv = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    environment.removeValue(forKey: "GITHUB_ACTIONS")
-    var envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    var envp = commandEnvironment()
     defer { for pointer in envp { free(pointer) } }
     var pid: pid_t = 0
     // posix_spawn has no working directory before glibc 2.29's addchdir_np: change ours.
@@ -123,5 +120,14 @@ public struct CommandRun {
       let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
       return text.split(separator: " ").compactMap { pid_t($0) }
     }
+  }
+
+  /// The environment a measured command runs in, for `posix_spawn`: ours, with `NO_COLOR=1`
+  /// and without `GITHUB_ACTIONS`. The caller frees the strings.
+  static func commandEnvironment() -> [UnsafeMutablePointer<CChar>?] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    environment.removeValue(forKey: "GITHUB_ACTIONS")
+    return environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
   }
 }

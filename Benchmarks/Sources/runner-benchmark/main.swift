@@ -22,6 +22,12 @@ struct Options {
   var repeats = 5
   var versionRuns = 20
   var directory: String?
+  var skipYams = false
+  var skipCheck = false
+  var skipFirstResult = false
+  /// `--yams-child DIR`: only decode DIR's files with Yams and print the figures (the Yams
+  /// row runs in a process of its own, so that Yams' heap does not slow the scan).
+  var yamsChild: String?
 
   init(arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -43,8 +49,45 @@ struct Options {
       case "--repeat": repeats = number()
       case "--version-runs": versionRuns = number()
       case "--corpus": directory = value()
+      case "--skip-yams": skipYams = true
+      case "--skip-check": skipCheck = true
+      case "--skip-first-result": skipFirstResult = true
+      case "--yams-child": yamsChild = value()
       case "-h", "--help":
-        print("runner-benchmark [--binary PATH] [--files N] [--scenarios N] [--steps N] [--repeat N] [--version-runs N] [--corpus DIR]")
+        print(
+          """
+          runner-benchmark [--binary PATH] [--files N] [--scenarios N] [--steps N] [--repeat N]
+                           [--version-runs N] [--corpus DIR] [--skip-check] [--skip-yams]
+                           [--skip-first-result]
+
+          Times `reducer-spec` on a corpus of Counter spec files against libyaml's raw event
+          scan of the same files, rows interleaved round by round:
+            (a) the scan, in this process, of files read before the clock starts
+            (b), (c) `reducer-spec --jobs 1`, `--jobs 2` (every scenario must pass)
+            (d) `reducer-spec --version` (--version-runs times, after the rounds)
+            (e), (f) `reducer-spec check --jobs 1`, `--jobs 2` (every file must check out)
+            (g) Yams' YAMLDecoder decoding every file into Codable structs, in a child process
+                (files read before its clock starts), once per round
+            (h) `reducer-spec --jobs 2`, stdout a pipe: from just before posix_spawn until the
+                first scenario result (a line with "✓") is read from the pipe; (h2) the same
+                with `--no-record` (no run record read or written)
+
+            --binary PATH        the command to time (../.build/release/reducer-spec)
+            --corpus DIR         use DIR's *.yaml files if DIR exists, else generate them there
+                                 (default: generate into a temporary directory, removed after)
+            --files N            files to generate (1000), each of
+            --scenarios N        scenarios (5) of
+            --steps N            steps (20)
+            --repeat N           rounds (5)
+            --version-runs N     runs of `--version` (20)
+            --skip-check         leave out rows (e) and (f)
+            --skip-yams          leave out row (g) (a second or two a round)
+            --skip-first-result  leave out rows (h) and (h2)
+
+          The commands run in a temporary directory of their own, where the runs write (and,
+          after a warm-up run before round 1, read) the run record .reducer-spec/last-run.json,
+          as a person's runs in a project would.
+          """)
         exit(0)
       default: fail("unknown option \(argument)")
       }
@@ -59,29 +102,63 @@ func fail(_ message: String) -> Never {
 
 // MARK: - Measuring
 
-/// Runs a command, its output to a file, and measures its wall time and peak memory.
+/// Runs a command in `workDirectory` (set below; `nil`: here), its output to a file, and
+/// measures its wall time and peak memory.
 func measure(_ arguments: [String], output: String) -> CommandRun {
-  guard let run = CommandRun.measure(arguments, output: output) else {
+  guard let run = CommandRun.measure(arguments, output: output, directory: workDirectory) else {
     fail("cannot start \(arguments[0]): build it with `swift build -c release --product reducer-spec` in the root package")
   }
   return run
 }
 
-func summary(_ values: [Double]) -> (best: Double, median: Double) {
+func summary(_ values: [Double]) -> (best: Double, median: Double, highest: Double) {
   let sorted = values.sorted()
-  return (sorted[0], sorted[sorted.count / 2])
+  return (sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1])
 }
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
 
-// MARK: - Main
+/// The working directory of the measured commands: `.reducer-spec/last-run.json`, the run
+/// record, goes there.
+nonisolated(unsafe) var workDirectory: String?
+
+/// `path` made absolute against the current directory.
+func absolute(_ path: String) -> String {
+  let path = (path as NSString).expandingTildeInPath
+  let full = path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+  return (full as NSString).standardizingPath
+}
+
+/// The `*.yaml` files of `directory`, sorted by name.
+func corpusPaths(in directory: String) throws -> [String] {
+  try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
+    .map { (directory as NSString).appendingPathComponent($0) }
+}
+
+// MARK: - Yams, in a child process
 
 let options = Options(arguments: Array(CommandLine.arguments.dropFirst()))
-let binary = (options.binary as NSString).standardizingPath
+if let directory = options.yamsChild {
+  // Read every file before the clock starts, as the scan does; print
+  // "SECONDS SCENARIOS STEPS SETCOUNTS".
+  let texts = try corpusPaths(in: directory).map { try String(contentsOfFile: $0, encoding: .utf8) }
+  do {
+    let result = try YamsCounter.decodeAll(texts)
+    print("\(result.seconds) \(result.scenarios) \(result.steps) \(result.setCounts)")
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("runner-benchmark --yams-child: \(error)\n".utf8))
+    exit(1)
+  }
+}
+
+// MARK: - Main
+
+let binary = absolute(options.binary)
 guard FileManager.default.isExecutableFile(atPath: binary) else {
   fail("no executable at \(binary): build it with `swift build -c release --product reducer-spec` in the root package")
 }
-let corpus = options.directory ?? NSTemporaryDirectory() + "reducer-spec-runner-corpus-\(getpid())"
+let corpus = options.directory.map(absolute) ?? NSTemporaryDirectory() + "reducer-spec-runner-corpus-\(getpid())"
 let scenarioCount: Int
 if options.directory == nil || !FileManager.default.fileExists(atPath: corpus) {
   scenarioCount = try CounterCorpus.generate(
@@ -89,20 +166,44 @@ if options.directory == nil || !FileManager.default.fileExists(atPath: corpus) {
 } else {
   scenarioCount = options.files * options.scenarios
 }
-let paths = try FileManager.default.contentsOfDirectory(atPath: corpus).filter { $0.hasSuffix(".yaml") }.sorted()
-let texts = try paths.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: (corpus as NSString).appendingPathComponent($0)))) }
+let paths = try corpusPaths(in: corpus)
+let texts = try paths.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
 let bytes = texts.reduce(0) { $0 + $1.count }
 print("corpus:  \(paths.count) files, \(scenarioCount) scenarios of \(options.steps) steps, \(String(format: "%.1f", Double(bytes) / 1e6)) MB in \(corpus)")
 print("binary:  \(binary)")
 print("cores:   \(ProcessInfo.processInfo.activeProcessorCount)")
+// Row (a) scans with the shared libyaml, the copy reducer-spec links (see SharedScan).
+let sharedScan = SharedScan()
+let scanEvents: ([UInt8]) -> Int = sharedScan.map { scan in { scan.events(in: $0) } } ?? { LibYAMLScan.events(in: $0) }
+print("libyaml: \(sharedScan.map { "the shared library, \($0.path)" } ?? "no shared libyaml found: the copy linked into this executable (Yams')")")
+let stepCount = scenarioCount * options.steps
+let runsYams = !options.skipYams
+let runsCheck = !options.skipCheck
+let runsFirstResult = !options.skipFirstResult
+// The Yams row runs this executable again, with --yams-child.
+let selfPath = Bundle.main.executablePath ?? CommandLine.arguments[0]
 
 let output = NSTemporaryDirectory() + "reducer-spec-runner-output-\(getpid()).txt"
+// The commands run in a directory of their own, so that the run record they read and write
+// is always that of this corpus, whatever was run here before; one warm-up run writes it
+// (and brings the binary and the corpus into the page cache) before round 1.
+workDirectory = NSTemporaryDirectory() + "reducer-spec-runner-cwd-\(getpid())"
+try FileManager.default.createDirectory(atPath: workDirectory!, withIntermediateDirectories: true)
+let warmUp = measure([binary, "--jobs", "2", "--color", "never", corpus], output: output)
+guard warmUp.status == 0, warmUp.lastLine == "\(scenarioCount) passed, 0 failed, 0 skipped" else {
+  fail("the warm-up run exited \(warmUp.status) with \"\(warmUp.lastLine)\" (see \(output))")
+}
 var scans: [Double] = []
 var jobs1: [CommandRun] = []
 var jobs2: [CommandRun] = []
+var checks1: [CommandRun] = []
+var checks2: [CommandRun] = []
+var yams: [Double] = []
+var firstResults: [FirstOutputRun] = []
+var firstResultsNoRecord: [FirstOutputRun] = []
 for round in 1...options.repeats {
   let start = DispatchTime.now().uptimeNanoseconds
-  let events = texts.reduce(0) { $0 + LibYAMLScan.events(in: $1) }
+  let events = texts.reduce(0) { $0 + scanEvents($1) }
   scans.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
   precondition(events > 0)
   for (jobs, store) in [(1, 0), (2, 1)] {
@@ -117,46 +218,161 @@ for round in 1...options.repeats {
     "round \(round): scan \(milliseconds(scans.last!)), --jobs 1 \(milliseconds(jobs1.last!.seconds)) "
       + "(CPU \(milliseconds(jobs1.last!.cpuSeconds))), --jobs 2 \(milliseconds(jobs2.last!.seconds)) "
       + "(CPU \(milliseconds(jobs2.last!.cpuSeconds)))")
+  var more: [String] = []
+  if runsCheck {
+    for jobs in [1, 2] {
+      let sample = measure([binary, "check", "--jobs", "\(jobs)", "--color", "never", corpus], output: output)
+      // "Checked 1000 files, 5000 scenarios: no problems."
+      let line = sample.lastLine
+      guard sample.status == 0, line.hasPrefix("Checked \(paths.count) file"),
+        line.contains(" \(scenarioCount) scenario"), line.hasSuffix("no problems.")
+      else {
+        fail(
+          "check --jobs \(jobs) exited \(sample.status) with \"\(line)\", expected "
+            + "\"Checked \(paths.count) files, \(scenarioCount) scenarios: no problems.\" (see \(output))")
+      }
+      if jobs == 1 { checks1.append(sample) } else { checks2.append(sample) }
+    }
+    more.append(
+      "check --jobs 1 \(milliseconds(checks1.last!.seconds)) (CPU \(milliseconds(checks1.last!.cpuSeconds))), "
+        + "check --jobs 2 \(milliseconds(checks2.last!.seconds)) (CPU \(milliseconds(checks2.last!.cpuSeconds)))")
+  }
+  if runsFirstResult {
+    // (h) as a person runs it, then (h2) without the run record (see the README).
+    for noRecord in [false, true] {
+      let arguments = [binary, "--jobs", "2"] + (noRecord ? ["--no-record"] : []) + [corpus]
+      let name = arguments.dropFirst().dropLast().joined(separator: " ") + " (stdout a pipe)"
+      guard let sample = FirstOutputRun.measure(arguments, marker: "✓", directory: workDirectory) else {
+        fail("cannot start \(binary)")
+      }
+      let expected = "\(scenarioCount) passed, 0 failed, 0 skipped"
+      guard sample.status == 0, sample.lastLine == expected else {
+        fail("\(name) exited \(sample.status) with \"\(sample.lastLine)\", expected \"\(expected)\"")
+      }
+      guard let first = sample.markerSeconds else { fail("\(name) printed no line with \"✓\"") }
+      if noRecord {
+        firstResultsNoRecord.append(sample)
+        more.append("with --no-record \(milliseconds(first))")
+      } else {
+        firstResults.append(sample)
+        more.append(
+          "first result \(milliseconds(first)) (first output \(milliseconds(sample.firstOutputSeconds!)), "
+            + "whole run \(milliseconds(sample.seconds)))")
+      }
+    }
+  }
+  if runsYams {
+    let sample = measure([selfPath, "--yams-child", corpus], output: output)
+    let fields = sample.lastLine.split(separator: " ")
+    guard sample.status == 0, fields.count == 4, let seconds = Double(fields[0]) else {
+      fail("the Yams row (\(selfPath) --yams-child) exited \(sample.status) with \"\(sample.lastLine)\"")
+    }
+    let counts = fields.dropFirst().map { Int($0) ?? -1 }
+    guard counts[0] == scenarioCount, counts[1] == stepCount, counts[2] > 0 else {
+      fail(
+        "Yams decoded \(counts[0]) scenarios of \(counts[1]) steps (\(counts[2]) setCount), "
+          + "expected \(scenarioCount) of \(stepCount)")
+    }
+    yams.append(seconds)
+    more.append("Yams \(milliseconds(seconds))")
+  }
+  if !more.isEmpty { print("         " + more.joined(separator: ", ")) }
 }
 var versions: [Double] = []
 for _ in 0..<options.versionRuns {
   versions.append(measure([binary, "--version"], output: output).seconds)
 }
 
+func cell(_ seconds: Double) -> String { seconds >= 1 ? String(format: "%.2f s", seconds) : milliseconds(seconds) }
 let scan = summary(scans)
-let one = summary(jobs1.map(\.seconds))
-let two = summary(jobs2.map(\.seconds))
 let version = summary(versions)
-let peak1 = jobs1.map(\.peakBytes).max()!
-let peak2 = jobs2.map(\.peakBytes).max()!
 print("")
-print("| what | best | median |")
-print("| --- | --- | --- |")
-print("| (a) libyaml's raw event scan of the corpus | \(milliseconds(scan.best)) | \(milliseconds(scan.median)) |")
-print("| (b) `reducer-spec --jobs 1` | \(milliseconds(one.best)) | \(milliseconds(one.median)) |")
-print("| (c) `reducer-spec --jobs 2` | \(milliseconds(two.best)) | \(milliseconds(two.median)) |")
-print("| (d) `reducer-spec --version` | \(milliseconds(version.best)) | \(milliseconds(version.median)) |")
-print("")
-print("| ratio | best | median | target |")
+print("| what | best | median | highest |")
 print("| --- | --- | --- | --- |")
-print(String(format: "| (b) / (a) | %.1fx | %.1fx | within 10x |", one.best / scan.best, one.median / scan.median))
-print(String(format: "| (b) / (c): speed-up of a second worker | %.2fx | %.2fx | at least 1.6x |", one.best / two.best, one.median / two.median))
+func row(_ name: String, _ values: [Double]) {
+  guard !values.isEmpty else { return }
+  let (best, median, highest) = summary(values)
+  print("| \(name) | \(cell(best)) | \(cell(median)) | \(cell(highest)) |")
+}
+row("(a) libyaml's raw event scan of the corpus", scans)
+row("(b) `reducer-spec --jobs 1`", jobs1.map(\.seconds))
+row("(c) `reducer-spec --jobs 2`", jobs2.map(\.seconds))
+row("(d) `reducer-spec --version`", versions)
+row("(e) `reducer-spec check --jobs 1`", checks1.map(\.seconds))
+row("(f) `reducer-spec check --jobs 2`", checks2.map(\.seconds))
+row("(g) Yams' `YAMLDecoder`, every file into Codable structs", yams)
+row("(h) `reducer-spec --jobs 2`: its first scenario result on a pipe", firstResults.compactMap(\.markerSeconds))
+row("(h2) the same with `--no-record`", firstResultsNoRecord.compactMap(\.markerSeconds))
+
 // Each round's rows run one after another, so a round's own ratios see the same machine:
-// on a VM whose speed drifts, their median is the steadier figure.
-let roundScanRatios = zip(jobs1, scans).map { $0.seconds / $1 }
-let roundSpeedUps = zip(jobs1, jobs2).map { $0.seconds / $1.seconds }
+// on a VM whose speed drifts, their median is the steadier figure. A target is met or not by
+// that median (by the median of the runs for (d) and (h), which are no ratios).
 print("")
-print("| ratio within each round | lowest | median | highest |")
-print("| --- | --- | --- | --- |")
-for (name, ratios, digits) in [("(b) / (a)", roundScanRatios, 1), ("(b) / (c)", roundSpeedUps, 2)] {
-  let sorted = ratios.sorted()
-  let format = "| \(name) | %.\(digits)fx | %.\(digits)fx | %.\(digits)fx |"
-  print(String(format: format, sorted.first!, sorted[sorted.count / 2], sorted.last!))
+print("| ratio | best | median | within a round: lowest | median | highest | target | |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+enum Goal {
+  case atMost(Double), below(Double), atLeast(Double), none
+  func met(_ value: Double) -> String {
+    switch self {
+    case .atMost(let limit): value <= limit ? "met" : "not met"
+    case .below(let limit): value < limit ? "met" : "not met"
+    case .atLeast(let limit): value >= limit ? "met" : "not met"
+    case .none: ""
+    }
+  }
+}
+func ratio(_ name: String, _ top: [Double], _ bottom: [Double], digits: Int, target: String, _ goal: Goal) {
+  guard !top.isEmpty, !bottom.isEmpty else { return }
+  let (topBest, topMedian, _) = summary(top)
+  let (bottomBest, bottomMedian, _) = summary(bottom)
+  let rounds = summary(zip(top, bottom).map { $0 / $1 })
+  let x = "%.\(digits)fx"
+  let cells = [topBest / bottomBest, topMedian / bottomMedian, rounds.best, rounds.median, rounds.highest]
+    .map { String(format: x, $0) }
+  print("| \(name) | \(cells.joined(separator: " | ")) | \(target) | \(goal.met(rounds.median)) |")
+}
+ratio("(b) / (a): the run over the scan", jobs1.map(\.seconds), scans, digits: 1, target: "within 4x", .atMost(4))
+ratio(
+  "(b) / (c): speed-up of a second worker", jobs1.map(\.seconds), jobs2.map(\.seconds), digits: 2,
+  target: "at least 1.8x", .atLeast(1.8))
+ratio("(e) / (a): `check --jobs 1` over the scan", checks1.map(\.seconds), scans, digits: 2, target: "within 2x", .atMost(2))
+ratio("(f) / (a): `check --jobs 2` over the scan", checks2.map(\.seconds), scans, digits: 2, target: "under 2x", .below(2))
+ratio(
+  "(e) / (f): speed-up of check's parse-ahead thread", checks1.map(\.seconds), checks2.map(\.seconds), digits: 2,
+  target: "", .none)
+ratio("(g) / (e): Yams over `check --jobs 1`", yams, checks1.map(\.seconds), digits: 1, target: "at least 15x", .atLeast(15))
+print("| (d) `--version` | \(milliseconds(version.best)) | \(milliseconds(version.median)) | | | | under 15 ms | \(Goal.below(0.015).met(version.median)) |")
+if !firstResults.isEmpty {
+  let first = summary(firstResults.compactMap(\.markerSeconds))
+  print(
+    "| (h) first scenario result | \(milliseconds(first.best)) | \(milliseconds(first.median)) | | | | within 50 ms "
+      + "| \(Goal.atMost(0.050).met(first.median)) |")
 }
 print("")
-print(
-  "CPU time (user + system, workers included), median: --jobs 1 \(milliseconds(summary(jobs1.map(\.cpuSeconds)).median)), "
-    + "--jobs 2 \(milliseconds(summary(jobs2.map(\.cpuSeconds)).median))")
+var cpu = "CPU time (user + system, workers included), median: --jobs 1 \(milliseconds(summary(jobs1.map(\.cpuSeconds)).median)), "
+  + "--jobs 2 \(milliseconds(summary(jobs2.map(\.cpuSeconds)).median))"
+if runsCheck {
+  cpu += ", check --jobs 1 \(milliseconds(summary(checks1.map(\.cpuSeconds)).median)), "
+    + "check --jobs 2 \(milliseconds(summary(checks2.map(\.cpuSeconds)).median))"
+}
+print(cpu)
+if !firstResults.isEmpty {
+  let firstOutput = summary(firstResults.compactMap(\.firstOutputSeconds))
+  let whole = summary(firstResults.map(\.seconds))
+  print(
+    "(h)'s run, median (range): first output of any kind \(milliseconds(firstOutput.median)) "
+      + "(\(milliseconds(firstOutput.best))–\(milliseconds(firstOutput.highest))), the whole run \(cell(whole.median)) "
+      + "(\(cell(whole.best))–\(cell(whole.highest)))")
+}
+let peak1 = jobs1.map(\.peakBytes).max()!
+let peak2 = jobs2.map(\.peakBytes).max()!
 print(String(format: "peak memory of the largest process: --jobs 1 %.1f MB, --jobs 2 %.1f MB (target: under 200 MB)", Double(peak1) / 1e6, Double(peak2) / 1e6))
+if runsCheck {
+  print(
+    String(
+      format: "peak memory of check: --jobs 1 %.1f MB, --jobs 2 %.1f MB", Double(checks1.map(\.peakBytes).max()!) / 1e6,
+      Double(checks2.map(\.peakBytes).max()!) / 1e6))
+}
 try? FileManager.default.removeItem(atPath: output)
+try? FileManager.default.removeItem(atPath: workDirectory!)
 if options.directory == nil { try? FileManager.default.removeItem(atPath: corpus) }
