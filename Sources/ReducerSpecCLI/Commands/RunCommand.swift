@@ -50,15 +50,18 @@ struct RunCommand: Subcommand {
   func run(in context: CommandContext) async throws -> Int32 {
     var settings = try RunSettings(options: self, environment: context.environment)
     var previous: LastRunRecord?
-    if settings.rerunFailed || (settings.writesRecord && !settings.list) {
+    var readAhead: RecordReadAhead?
+    if settings.rerunFailed {
       do {
         previous = try LastRunRecord.load()
-      } catch where settings.rerunFailed {
+      } catch {
         context.errorOutput("reducer-spec: error: \(error); run without --rerun-failed to write a new record\n")
         return 1
-      } catch {
-        // A run without --rerun-failed replaces a record it cannot read.
       }
+    } else if settings.writesRecord && !settings.list {
+      // Only merged into when the run ends: read while the run starts. A run without
+      // --rerun-failed replaces a record it cannot read.
+      readAhead = RecordReadAhead()
     }
     if settings.rerunFailed {
       switch Self.rerun(previous, files: settings.files) {
@@ -83,7 +86,7 @@ struct RunCommand: Subcommand {
     let worker = WorkerPool.Configuration(
       executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
       timeout: settings.timeout, stopAfterFailure: settings.failFast)
-    let firstRecord = previous
+    let firstRecord: () -> LastRunRecord? = { [previous] in readAhead?.value ?? previous }
     var isFirstRun = true
     /// A run with its own reporters (`--watch` makes one for each of its runs).
     func makeRun() -> SpecRun {
@@ -91,7 +94,7 @@ struct RunCommand: Subcommand {
         settings, environment: context.environment, isTerminal: context.isTerminal, standardOutput: output.append)
       if settings.writesRecord {
         // A watch's later runs merge into the record that the runs before them wrote.
-        let base = isFirstRun ? firstRecord : ((try? LastRunRecord.load()) ?? nil)
+        let base: () -> LastRunRecord? = isFirstRun ? firstRecord : { (try? LastRunRecord.load()) ?? nil }
         isFirstRun = false
         reporters.append(
           LastRunRecorder(previous: base) { line in
