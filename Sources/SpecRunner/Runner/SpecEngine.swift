@@ -60,16 +60,19 @@ public final class SpecEngine: ScenarioEngine {
       for path in files { body(compiled(path).loaded) }
       return
     }
-    // Reading and parsing a file costs about as much as binding it, and needs no main
-    // actor: another thread reads the next files while this one binds.
+    // Reading a file and parsing its YAML costs about as much as reading the spec from it
+    // and binding it, and needs no main actor: another thread reads the next files while this
+    // one binds. The spec is read here: its many small values are then made and freed on one
+    // thread (made on the other, they were freed here under the other thread's malloc arena
+    // lock, and the two threads together took as long as one).
     let ahead = ParseAhead(paths: files)
     for index in files.indices {
-      let parsed = ahead.take(index)
+      let document = ahead.take(index)
       if let cached = cache.lastIndex(where: { $0.path == files[index] }) {
         body(cache[cached].compiled.loaded)
         continue
       }
-      let compiled = bind(parsed)
+      let compiled = bind(Self.parse(files[index]) { try document.get() })
       remember(files[index], compiled)
       body(compiled.loaded)
     }
@@ -254,12 +257,13 @@ public final class SpecEngine: ScenarioEngine {
   }
 }
 
-/// Parses a list of files on another thread, a few files ahead of the one that takes them.
+/// Reads and parses the YAML of a list of files on another thread, a few files ahead of the
+/// one that takes them.
 private final class ParseAhead: @unchecked Sendable {
   // `results` is shared: under `lock`. Each file's semaphore says it is parsed; `window`
   // bounds how many parsed files wait, so that memory stays flat however many files a run has.
   private let lock = NSLock()
-  private var results: [SpecEngine.Parsed?]
+  private var results: [Result<YAMLDocument, any Error>?]
   private let ready: [DispatchSemaphore]
   private let window = DispatchSemaphore(value: 8)
 
@@ -269,15 +273,16 @@ private final class ParseAhead: @unchecked Sendable {
     Thread.detachNewThread { [self] in
       for (index, path) in paths.enumerated() {
         window.wait()
-        let parsed = SpecEngine.parse(path)
+        let parsed = Result { try YAMLParser().parseDocument(contentsOf: path) }
         lock.withLock { results[index] = parsed }
         ready[index].signal()
       }
     }
   }
 
-  /// The parsed file at `index`, once it is ready. Every index is taken once, in order.
-  func take(_ index: Int) -> SpecEngine.Parsed {
+  /// The parsed document at `index` (or why it could not be read), once it is ready. Every
+  /// index is taken once, in order.
+  func take(_ index: Int) -> Result<YAMLDocument, any Error> {
     ready[index].wait()
     window.signal()
     return lock.withLock {
