@@ -53,6 +53,29 @@ import Testing
         == LastRunRecord(scenarios: [.init(file: "a.yaml", scenario: 2, name: "N", outcome: .failed)]))
   }
 
+  @Test func theRecordAsWrittenIsReadByHandAndAnyOtherTextByJSONDecoder() throws {
+    // The hand reader takes exactly what `encoded()` writes, with a row, escapes and
+    // non-ASCII names, and empty lists.
+    let unusual = LastRunRecord(
+      scenarios: [.init(file: "spécs/a.yaml", scenario: 3, row: 0, name: "Typing \"42\"\t…", outcome: .skipped)],
+      fileErrors: ["b.yaml", "c \\ d.yaml"])
+    for each in [record, unusual, LastRunRecord()] {
+      #expect(LastRunRecord.decodeWritten([UInt8](each.encoded())) == each)
+    }
+    // Anything else is left to JSONDecoder: other spacing, another order of keys, another
+    // version, text after the end.
+    var spaced = String(decoding: record.encoded(), as: UTF8.self)
+    spaced = spaced.replacingOccurrences(of: "\"scenario\": 1,", with: "\"scenario\":1,")
+    let reordered = #"{"scenarios":[],"version":1,"fileErrors":[]}"#
+    let other = String(decoding: LastRunRecord().encoded(), as: UTF8.self).replacingOccurrences(of: "1", with: "2")
+    let trailing = String(decoding: record.encoded(), as: UTF8.self) + " "
+    for text in [spaced, reordered, other, trailing] {
+      #expect(LastRunRecord.decodeWritten(Array(text.utf8)) == nil)
+    }
+    #expect(try LastRunRecord.decode(Data(spaced.utf8)) == record)
+    #expect(try LastRunRecord.decode(Data(reordered.utf8)) == LastRunRecord())
+  }
+
   @Test func anUnreadableRecordSaysWhyWithItsPath() {
     func reason(_ text: String) -> String {
       do {

@@ -160,6 +160,7 @@ struct LastRunRecord: Hashable, Codable, Sendable {
   ///
   /// - Throws: ``Unreadable`` when it is not JSON of this format, or of another version.
   static func decode(_ data: Data, path: String = Self.path) throws(Unreadable) -> LastRunRecord {
+    if let written = decodeWritten([UInt8](data)) { return written }
     struct Versioned: Decodable { var version: Int }
     guard let versioned = try? JSONDecoder().decode(Versioned.self, from: data) else {
       throw Unreadable(path: path, reason: "it is not a record of reducer-spec's runs (a JSON object with a version)")
@@ -173,6 +174,44 @@ struct LastRunRecord: Hashable, Codable, Sendable {
     } catch {
       throw Unreadable(path: path, reason: "it is not a record of reducer-spec's runs (\(Self.describe(error)))")
     }
+  }
+
+  /// Reads a record exactly as ``encoded()`` writes it, by hand; `nil` for any other text,
+  /// which `JSONDecoder` then reads (or says what is wrong with). JSONDecoder took 13 ms for
+  /// the record of 5,000 scenarios, and every run reads the record.
+  static func decodeWritten(_ bytes: [UInt8]) -> LastRunRecord? {
+    var json = JSONCursor(bytes)
+    guard json.take("{\n  \"version\": "), json.int() == Self.version, json.take(",\n  \"scenarios\": [") else {
+      return nil
+    }
+    var record = LastRunRecord()
+    if !json.take("]") {
+      repeat {
+        guard json.take("\n    {\"file\": "), let file = json.string(), json.take(", \"scenario\": "),
+          let scenario = json.int()
+        else { return nil }
+        var row: Int?
+        if json.take(", \"row\": ") {
+          guard let value = json.int() else { return nil }
+          row = value
+        }
+        guard json.take(", \"name\": "), let name = json.string(), json.take(", \"outcome\": "),
+          let outcome = json.string().flatMap(ScenarioResult.Outcome.init(rawValue:)), json.take("}")
+        else { return nil }
+        record.scenarios.append(Entry(file: file, scenario: scenario, row: row, name: name, outcome: outcome))
+      } while json.take(",")
+      guard json.take("\n  ]") else { return nil }
+    }
+    guard json.take(",\n  \"fileErrors\": [") else { return nil }
+    if !json.take("]") {
+      repeat {
+        guard json.take("\n    "), let file = json.string() else { return nil }
+        record.fileErrors.append(file)
+      } while json.take(",")
+      guard json.take("\n  ]") else { return nil }
+    }
+    guard json.take("\n}\n"), json.isAtEnd else { return nil }
+    return record
   }
 
   /// Reads the record at `path`: `nil` when there is none.
