@@ -388,7 +388,7 @@ public final class TestStore<State: Equatable, Action> {
   private func receive(
     matching isMatching: (Action) -> Bool,
     unexpected: (Action) -> String,
-    expectedDescription: String,
+    expectedDescription: @autoclosure () -> String,
     timeout: Duration?,
     expectation: StateExpectation<State>?,
     at location: Location
@@ -421,7 +421,7 @@ public final class TestStore<State: Equatable, Action> {
         if !runtime.hasRunning || ContinuousClock.now >= deadline {
           report(
             """
-            Expected to receive \(expectedDescription), but received none\
+            Expected to receive \(expectedDescription()), but received none\
             \(runtime.running.isEmpty ? "" : " after \(formatSeconds(timeout))").\
             \(received.isEmpty ? "" : " The actions received that do not match: \(dumpActions(received.map(\.action)))")
             """, at: location)
