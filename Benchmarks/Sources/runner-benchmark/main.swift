@@ -172,8 +172,9 @@ let bytes = texts.reduce(0) { $0 + $1.count }
 print("corpus:  \(paths.count) files, \(scenarioCount) scenarios of \(options.steps) steps, \(String(format: "%.1f", Double(bytes) / 1e6)) MB in \(corpus)")
 print("binary:  \(binary)")
 print("cores:   \(ProcessInfo.processInfo.activeProcessorCount)")
-// Row (a) scans with the shared libyaml, the copy reducer-spec links (see SharedScan).
-let sharedScan = SharedScan()
+// Row (a) scans with the shared libyaml, the copy reducer-spec links (LibYAMLScan's SharedLibYAML):
+// linking Yams puts its own copy of libyaml into this executable, which would win.
+let sharedScan = SharedLibYAML()
 let scanEvents: ([UInt8]) -> Int = sharedScan.map { scan in { scan.events(in: $0) } } ?? { LibYAMLScan.events(in: $0) }
 print("libyaml: \(sharedScan.map { "the shared library, \($0.path)" } ?? "no shared libyaml found: the copy linked into this executable (Yams')")")
 let stepCount = scenarioCount * options.steps

@@ -1,4 +1,5 @@
 import Foundation
+import LibYAMLScan
 
 /// `yaml-benchmark`: times SpecRunner's YAML layer against libyaml's raw event scan and Yams.
 ///
