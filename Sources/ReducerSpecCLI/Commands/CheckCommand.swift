@@ -35,8 +35,7 @@ struct CheckCommand: Subcommand {
 
   @MainActor
   func run(in context: CommandContext) throws -> Int32 {
-    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1; got \(jobs)") }
-    let threads = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    let threads = try RunScopeOptions.jobs(jobs, processorCount: ProcessInfo.processInfo.activeProcessorCount)
     let files = try SpecPaths.expand(paths)
     let start = ContinuousClock.now
     let writeLine: (String) -> Void = { context.output($0 + "\n") }

@@ -55,6 +55,12 @@ struct RunScopeOptions: ParsableArguments {
 
   /// `--jobs`, or the number of cores.
   func jobs(processorCount: Int) throws(ValidationError) -> Int {
+    try Self.jobs(jobs, processorCount: processorCount)
+  }
+
+  /// A `--jobs` value, or the number of cores when there is none: the same rule for every
+  /// subcommand that takes it.
+  static func jobs(_ jobs: Int?, processorCount: Int) throws(ValidationError) -> Int {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1; got \(jobs)") }
     return jobs ?? max(1, processorCount)
   }

@@ -62,9 +62,9 @@ public final class SpecEngine: ScenarioEngine {
     }
     // Reading a file and parsing its YAML costs about as much as reading the spec from it
     // and binding it, and needs no main actor: another thread reads the next files while this
-    // one binds. The spec is read here: its many small values are then made and freed on one
-    // thread (made on the other, they were freed here under the other thread's malloc arena
-    // lock, and the two threads together took as long as one).
+    // one binds. The spec is read here, so that its many small values are made and freed on
+    // one thread: made on the other and freed here, they made the two threads contend (most
+    // likely for the other thread's malloc arena), and two threads took as long as one.
     let ahead = ParseAhead(paths: files)
     for index in files.indices {
       let document = ahead.take(index)
