@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func oneThreadOrTwoSayTheSame() async throws {
-    // --jobs 1 reads and checks on one thread; 2 reads the next files on a second one.
+    // --jobs 1 reads and checks in this process; 2 checks 17 files with a worker beside it.
     let paths = ["Tests/Fixtures/invalid", "Tests/Fixtures/specs", "Tests/Fixtures/check/paths"]
     let one = try await Self.check(["--jobs", "1"] + paths)
     let two = try await Self.check(["--jobs", "2"] + paths)
@@ -64,6 +64,12 @@ import Testing
     #expect(one.stdout.hasSuffix("Checked 17 files, 17 scenarios: 17 problems in 12 files.\n"))
     #expect(two.status == one.status)
     #expect(two.stdout == one.stdout)
+    #expect(two.stderr == "")
+    let oneJSON = try await Self.check(["--jobs", "1", "--format", "json"] + paths).stdout.split(separator: "\n")
+    let twoJSON = try await Self.check(["--jobs", "2", "--format", "json"] + paths).stdout.split(separator: "\n")
+    #expect(oneJSON.first == #"{"event":"runStarted","files":17,"jobs":1}"#)
+    #expect(twoJSON.first == #"{"event":"runStarted","files":17,"jobs":2}"#)
+    #expect(oneJSON.dropFirst().map { $0.replacing(/"duration":[0-9.e-]+/, with: "") } == twoJSON.dropFirst().map { $0.replacing(/"duration":[0-9.e-]+/, with: "") })
 
     let none = try await Self.check(["--jobs", "0", "Tests/Fixtures/specs"])
     #expect(none.status == 64)

@@ -330,6 +330,25 @@ import Testing
     }
   }
 
+  @Test func aTrapWhileCheckingAFileInAWorkerFailsOnlyThatFile() async throws {
+    // With --jobs 2, the command starts one worker and sends it the first three files; the
+    // worker traps on the first, and a fresh one checks the two others.
+    let run = try await BuiltCommand.run(["check", "--jobs", "2", "Tests/Fixtures/pool/check-trap"])
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/check-trap/a-traps.yaml
+          ✗ Tests/Fixtures/pool/check-trap/a-traps.yaml: error: the worker crashed with signal \(Self.trapSignal) while checking the file
+            The worker's last lines on standard error:
+              about to trap while reading Tests/Fixtures/pool/check-trap/a-traps.yaml
+              reducer_spec_pool_fixture/main.swift:LINE: Fatal error: the file traps on purpose
+
+        Checked 8 files, 7 scenarios: 1 problem in 1 file.
+
+        """)
+    #expect(run.stderr.hasPrefix("── output while reading Tests/Fixtures/pool/check-trap/a-traps.yaml ──\nabout to trap while reading"))
+  }
+
   @Test func usageErrorsExit64WithTheUsage() async throws {
     let unknown = try await BuiltCommand.run(["--frobnicate", "Tests/Fixtures/pool/basic"])
     #expect(unknown.status == 64)

@@ -39,6 +39,7 @@ import Testing
     #expect(
       roundTrip(WorkerRequest.record("specs/a.yaml", filter: "a.yaml › Counting"))
         == #"["record","specs/a.yaml","a.yaml › Counting"]"#)
+    #expect(roundTrip(WorkerRequest.check("specs/counter.yaml")) == #"["check","specs/counter.yaml"]"#)
   }
 
   @Test func everyMessageIsOneCompactLineThatReadsBackTheSame() {
@@ -109,6 +110,42 @@ import Testing
     #expect(line == expected, "\(String(decoding: line, as: UTF8.self))")
     #expect(roundTrip(WorkerMessage.recorded(RecordedFile())) == #"["recorded",[0,false,"",[],null,""]]"#)
     roundTrip(WorkerMessage.recorded(RecordedFile(scenarios: 0, broken: true, errors: "x\n", rewritten: [])))
+
+    // A check: the file as read, and each scenario's skip reason.
+    let planned = [
+      PlannedScenario(
+        id: ScenarioID(file: "a.yaml", scenario: 0), name: "counts", location: FileLocation(file: "a.yaml", line: 3, column: 5),
+        tags: []),
+      PlannedScenario(
+        id: ScenarioID(file: "a.yaml", scenario: 1), name: "later", location: FileLocation(file: "a.yaml", line: 9, column: 5),
+        tags: ["draft"]),
+    ]
+    let checked = CheckedFile(
+      file: LoadedFile(file: "a.yaml", feature: "Counter", scenarios: planned, errors: []),
+      skipReasons: [nil, "waiting for the design"])
+    #expect(
+      roundTrip(WorkerMessage.checked(checked))
+        == #"["checked",["a.yaml","Counter",[[0,null,3,5,"counts",[]],[1,null,9,5,"later",["draft"]]],[]],[null,"waiting for the design"]]"#)
+    #expect(
+      roundTrip(WorkerMessage.checked(CheckedFile(file: broken, skipReasons: [])))
+        == #"["checked",["a.yaml",null,[],[["a.yaml",["a.yaml",6,9],"unknown key `stat` in a step; did you mean `state`?","        stat: {}"],"#
+        + #"["a.yaml",["a.yaml",0,0],"x",null]]],[]]"#)
+    #expect(WorkerMessage(line: Array(#"["checked",["a.yaml",null,[],[]],[1]]"#.utf8)) == nil)
+  }
+
+  @Test func aCheckedFilesResultsAreItsScenariosPassedOrSkipped() {
+    let location = FileLocation(file: "a.yaml", line: 3, column: 5)
+    let scenario = PlannedScenario(id: ScenarioID(file: "a.yaml", scenario: 0), name: "counts", location: location, tags: ["t"])
+    let skipped = PlannedScenario(id: ScenarioID(file: "a.yaml", scenario: 1), name: "later", location: location, tags: [])
+    let file = LoadedFile(file: "a.yaml", feature: "Counter", scenarios: [scenario, skipped], errors: [])
+    let results = CheckedFile(file: file, skipReasons: [nil, "not yet"]).results
+    #expect(results.map(\.outcome) == [.passed, .skipped])
+    #expect(results.map(\.skipReason) == [nil, "not yet"])
+    #expect(results.map(\.duration) == [0, 0])
+    #expect(results[0].tags == ["t"])
+    var broken = file
+    broken.errors = [SpecFileError(file: "a.yaml", location: location, message: "x")]
+    #expect(CheckedFile(file: broken, skipReasons: []).results.isEmpty)
   }
 
   @Test func aFilesPlanLeavesOutItsPathWhereAScenarioHasIt() throws {

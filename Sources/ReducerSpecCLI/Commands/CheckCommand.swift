@@ -27,7 +27,7 @@ struct CheckCommand: Subcommand {
   var paths: [String] = []
 
   @Option(help: ArgumentHelp(
-    "How many cores to use: 1 reads and checks every file on one thread; 2 or more read the next files on a second thread while the first checks. (default: the number of cores)",
+    "How many processes check files: 1 checks every file in this one; N checks them in this one and N - 1 worker processes, each taking at least \(CheckCommand.filesPerProcess) files. (default: the number of cores)",
     valueName: "n"))
   var jobs: Int?
 
@@ -35,7 +35,7 @@ struct CheckCommand: Subcommand {
 
   @MainActor
   func run(in context: CommandContext) throws -> Int32 {
-    let threads = try RunScopeOptions.jobs(jobs, processorCount: ProcessInfo.processInfo.activeProcessorCount)
+    let cores = try RunScopeOptions.jobs(jobs, processorCount: ProcessInfo.processInfo.activeProcessorCount)
     let files = try SpecPaths.expand(paths)
     let start = ContinuousClock.now
     let writeLine: (String) -> Void = { context.output($0 + "\n") }
@@ -53,29 +53,28 @@ struct CheckCommand: Subcommand {
       reporters.append(GitHubAnnotationsReporter(workingDirectory: workingDirectory, sink: writeLine))
     }
     let report = MultiReporter(reporters)
-    report.runStarted(RunPlan(files: files, jobs: 1))
+    let processes = Self.processes(jobs: cores, files: files.count)
+    report.runStarted(RunPlan(files: files, jobs: processes))
     var suites: [SuiteResult] = []
-    let probe = ShapeProbe()
-    var pathChecks: [String: StatePathCheck] = [:]
-    // Each file while the engine still has it: its state paths are checked without reading
-    // it again.
-    context.engine.load(files: files, parsingAhead: threads > 1) { loaded in
-      var loaded = loaded
-      if loaded.errors.isEmpty, let name = loaded.feature, let feature = context.engine.features[name] {
-        let check =
-          pathChecks[name] ?? StatePathCheck(stateShape: probe.shape(of: feature.types.state.type))
-        pathChecks[name] = check
-        loaded.errors = Self.statePathProblems(in: loaded.file, engine: context.engine, check: check)
-      }
+    func deliver(_ checked: CheckedFile) {
+      let loaded = checked.file
       for error in loaded.errors { report.fileFailed(error) }
-      let results =
-        loaded.errors.isEmpty
-        ? loaded.scenarios.map { Self.checked($0, skipReason: context.engine.skipReason(of: $0.id)) } : []
+      let results = checked.results
       for result in results {
         report.scenarioStarted(PlannedScenario(id: result.id, name: result.name, location: result.location, tags: result.tags))
         report.scenarioFinished(result)
       }
       suites.append(SuiteResult(file: loaded.file, feature: loaded.feature, scenarios: results, errors: loaded.errors))
+    }
+    let checker = SpecCheck(reader: context.makeScenarioEngine())
+    if processes > 1 {
+      checkWithWorkers(files, workers: processes - 1, checker: checker, context: context, deliver: deliver)
+    } else if let engine = checker.reader as? SpecEngine {
+      // Each file while the engine still has it: its state paths are checked without reading
+      // it again.
+      engine.load(files: files, parsingAhead: cores > 1) { deliver(checker.check($0)) }
+    } else {
+      for file in files { deliver(checker.check(file: file)) }
     }
     let result = RunResult(suites: suites, duration: (ContinuousClock.now - start).inSeconds)
     do {
@@ -87,40 +86,47 @@ struct CheckCommand: Subcommand {
     return result.exitStatus
   }
 
-  /// The `state:` paths of a bound file that name no field of the feature's state, in the
-  /// order of the file, each once (an outline's rows share their steps).
-  @MainActor
-  private static func statePathProblems(in file: String, engine: SpecEngine, check: StatePathCheck) -> [SpecFileError] {
-    let (scenarios, source) = engine.scenarioSpecs(of: file)
-    var seen: Set<String> = []
-    var problems: [(line: Int, column: Int, error: SpecFileError)] = []
-    for scenario in scenarios {
-      // By index: `for step in` would copy each step (a large struct) to read one field.
-      for index in scenario.steps.indices {
-        guard let state = scenario.steps[index].state else { continue }
-        for problem in check.problems(in: state) {
-          let location = problem.location ?? FileLocation(file: file, line: 0, column: 0)
-          guard seen.insert("\(location) \(problem.message)").inserted else { continue }
-          let sourceLine = location.line > 0 ? source?.line(location.line).flatMap { $0.isEmpty ? nil : $0 } : nil
-          problems.append(
-            (location.line, location.column,
-             SpecFileError(file: file, location: location, message: problem.message, sourceLine: sourceLine)))
-        }
-      }
-    }
-    return problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }.map(\.error)
+  /// The fewest files a process checks: starting a worker costs about as much as checking
+  /// a few files of a hundred steps.
+  static let filesPerProcess = 4
+
+  /// How long a worker may take over one file before it is stopped, and the file fails.
+  static let fileTimeout = Duration.seconds(60)
+
+  /// How many processes check `files` files with `--jobs jobs`: this one and the workers it
+  /// starts. This one alone with `--jobs 1`, or when there are too few files for two.
+  static func processes(jobs: Int, files: Int) -> Int {
+    max(1, min(jobs, files / filesPerProcess))
   }
 
-  /// A scenario that checked out, as the reports show it: passed, or skipped with its
-  /// `skip:` reason.
-  private static func checked(_ scenario: PlannedScenario, skipReason: String?) -> ScenarioResult {
-    var result = ScenarioResult(
-      id: scenario.id, name: scenario.name, location: scenario.location, tags: scenario.tags, outcome: .passed,
-      duration: 0)
-    if let skipReason {
-      result.outcome = .skipped
-      result.skipReason = skipReason
+  /// Checks `files` with `workers` worker processes and this one, and hands each file to
+  /// `deliver` in file order. Each worker is sent the next files a few at a time, as it is
+  /// done with them; this process checks the next file whenever every worker has its files
+  /// in hand. What a worker writes to standard error while it checks a file is forwarded,
+  /// under a line that names the file; a worker that crashes or runs past ``fileTimeout``
+  /// fails the file it was checking, and the files it had been sent go to a fresh worker.
+  @MainActor
+  private func checkWithWorkers(
+    _ files: [String], workers: Int, checker: SpecCheck, context: CommandContext,
+    deliver: @escaping (CheckedFile) -> Void
+  ) {
+    var environment = context.environment
+    // As for a run's workers: the quote of a crash should end with its fatal error.
+    if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+    let pool = WorkerPool(
+      WorkerPool.Configuration(
+        executable: ReducerSpecCommand.currentExecutable(), environment: environment, jobs: workers,
+        timeout: Self.fileTimeout, stopAfterFailure: false))
+    // The answers come as the workers finish; they are delivered in file order.
+    var waiting: [Int: CheckedFile] = [:]
+    var next = 0
+    _ = pool.check(files: files, interrupt: nil, here: checker.check(file:)) { index, checked, output in
+      if !output.isEmpty { context.errorOutput(SpecRun.forwardedOutput(reading: files[index], output)) }
+      waiting[index] = checked
+      while let ready = waiting.removeValue(forKey: next) {
+        deliver(ready)
+        next += 1
+      }
     }
-    return result
   }
 }

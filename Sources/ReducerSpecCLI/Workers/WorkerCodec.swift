@@ -86,6 +86,9 @@ extension WorkerRequest: WorkerCodable {
       writer.string(file)
       writer.byte(UInt8(ascii: ","))
       writer.optional(filter)
+    case .check(let file):
+      writer.raw(#"["check","#)
+      writer.string(file)
     case .forget:
       writer.raw(#"["forget""#)
     }
@@ -104,6 +107,9 @@ extension WorkerRequest: WorkerCodable {
     } else if cursor.take(#"["record","#) {
       guard let file = cursor.string(), cursor.take(","), let filter = cursor.optionalString() else { return nil }
       self = .record(file, filter: filter)
+    } else if cursor.take(#"["check","#) {
+      guard let file = cursor.string() else { return nil }
+      self = .check(file)
     } else if cursor.take(#"["forget""#) {
       self = .forget
     } else {
@@ -139,6 +145,11 @@ extension WorkerMessage: WorkerCodable {
     case .recorded(let file):
       writer.raw(#"["recorded","#)
       file.write(to: &writer)
+    case .checked(let checked):
+      writer.raw(#"["checked","#)
+      checked.file.write(to: &writer)
+      writer.byte(UInt8(ascii: ","))
+      writer.list(checked.skipReasons) { writer, reason in writer.optional(reason) }
     }
     writer.byte(UInt8(ascii: "]"))
   }
@@ -167,6 +178,16 @@ extension WorkerMessage: WorkerCodable {
     } else if cursor.take(#"["recorded","#) {
       guard let file = RecordedFile(from: &cursor) else { return nil }
       self = .recorded(file)
+    } else if cursor.take(#"["checked","#) {
+      guard let file = LoadedFile(from: &cursor), cursor.take(",") else { return nil }
+      var skipReasons: [String?] = []
+      let read = cursor.list { cursor in
+        guard let reason = cursor.optionalString() else { return false }
+        skipReasons.append(reason)
+        return true
+      }
+      guard read else { return nil }
+      self = .checked(CheckedFile(file: file, skipReasons: skipReasons))
     } else {
       return nil
     }

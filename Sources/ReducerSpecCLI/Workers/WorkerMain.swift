@@ -17,7 +17,7 @@ enum WorkerMain {
   /// Serves requests until standard input ends; returns the exit status.
   ///
   /// - Parameters:
-  ///   - engine: Reads files and runs scenarios for `plan` and `run` requests.
+  ///   - engine: Reads files and runs scenarios for `plan`, `run` and `check` requests.
   ///   - recorder: Reads and runs files for `record` requests: the features' own engine.
   @MainActor
   static func serve(engine: any ScenarioEngine, recorder: SpecEngine) async -> Int32 {
@@ -42,6 +42,8 @@ enum WorkerMain {
       return nil
     }
     var sequence: UInt32 = 0
+    /// For `check` requests, made at the first.
+    var checker: SpecCheck?
     var buffer = [UInt8](repeating: 0, count: 4096)
     // Built for code coverage, with a profile whose name has `%m` (`coverage --code`): the
     // counts go to the profile at the end of each batch of scenarios, so that a crash or a
@@ -119,6 +121,11 @@ enum WorkerMain {
             },
             onStep: { stepStarted($0, file: file) })
           answer(.recorded(recorded))
+        case .check(let file):
+          start()
+          let check = checker ?? SpecCheck(reader: engine)
+          checker = check
+          answer(.checked(check.check(file: file)))
         case .forget:
           plans = []
           engine.forgetFiles()

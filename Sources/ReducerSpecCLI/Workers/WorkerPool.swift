@@ -26,7 +26,8 @@ import SpecYAML
 ///
 /// ``record(files:filter:interrupt:onRecorded:)`` has the workers record files instead
 /// (`reducer-spec record`), one file a worker at a time, with the same timeouts, crash
-/// reports and output.
+/// reports and output; ``check(files:interrupt:onChecked:)`` has them check files
+/// (`reducer-spec check`), a few files ahead a worker.
 @MainActor
 final class WorkerPool {
   struct Configuration: Sendable {
@@ -85,18 +86,21 @@ final class WorkerPool {
   /// Scenarios whose worker died before it ran them: they go first, to any worker.
   private var retries: [Int] = []
   private var stopping = false
-  /// Running scenarios, or recording files (with this filter).
+  /// Running scenarios, recording files (with this filter), or checking files.
   private var mode = Mode.run
-  /// How many files were recorded, or failed to be.
-  private var recordedFiles = 0
+  /// How many files were recorded or checked, or failed to be.
+  private var answeredFiles = 0
   /// The caller's: see `run`.
   private var planned: (_ file: Int, _ loaded: LoadedFile, _ errorOutput: [UInt8]) -> [PlannedScenario] = { _, _, _ in [] }
   private var onResult: (_ index: Int, _ result: ScenarioResult, _ errorOutput: [UInt8]) -> Void = { _, _, _ in }
   private var onRecorded: (_ file: Int, _ answer: RecordAnswer, _ errorOutput: [UInt8]) -> Void = { _, _, _ in }
+  private var onChecked: (_ file: Int, _ checked: CheckedFile, _ errorOutput: [UInt8]) -> Void = { _, _, _ in }
+  private var checkHere: ((String) -> CheckedFile)?
 
   private enum Mode {
     case run
     case record(filter: String?)
+    case check
   }
 
   /// How recording a file ended.
@@ -156,6 +160,39 @@ final class WorkerPool {
     return loop(interrupt: interrupt, beforeWaiting: {})
   }
 
+  /// Checks `files` (``WorkerRequest/check(_:)``), keeping each worker ``checkAhead`` files
+  /// ahead so that it never waits for the command, and hands each file's answer to
+  /// `onChecked` as it arrives (in completion order), with what its worker wrote to
+  /// standard error while it checked it. A file whose worker crashed or ran past the
+  /// timeout is a file that could not be read, with what happened as its error.
+  func check(
+    files: [String], interrupt: InterruptPipe?, here: ((String) -> CheckedFile)? = nil,
+    onChecked: @escaping (_ file: Int, _ checked: CheckedFile, _ errorOutput: [UInt8]) -> Void
+  ) -> Ending {
+    startRun(files: files)
+    self.mode = .check
+    self.checkHere = here
+    self.onChecked = onChecked
+    return loop(interrupt: interrupt, beforeWaiting: {})
+  }
+
+  /// How many files a worker that checks is sent at once.
+  static let checkAhead = 3
+
+  /// Checks the next file in this process, when the caller of ``check(files:interrupt:here:onChecked:)``
+  /// gave a way to, no file waits for a worker that died, and every worker has
+  /// ``checkAhead`` files in hand. Returns whether it did.
+  private func checkOneHere() -> Bool {
+    guard case .check = mode, let checkHere, rereads.isEmpty, nextFile < files.count,
+      slots.allSatisfy({ $0.isDead || $0.tasks.count >= Self.checkAhead })
+    else { return false }
+    let file = nextFile
+    nextFile += 1
+    answeredFiles += 1
+    onChecked(file, checkHere(files[file]), [])
+    return true
+  }
+
   /// Forgets the last run, and tells the workers kept from it to forget the files they
   /// read (they may have changed since).
   private func startRun(files: [String]) {
@@ -169,7 +206,7 @@ final class WorkerPool {
     retries = []
     stopping = false
     mode = .run
-    recordedFiles = 0
+    answeredFiles = 0
     for slot in slots where !slot.isDead && slot.process.output >= 0 {
       _ = slot.process.send(WorkerRequest.forget.line)  // A dead worker shows as the end of its output.
     }
@@ -195,8 +232,11 @@ final class WorkerPool {
         }
       }
       beforeWaiting()
-      napWhileWorkersAreBusy()
-      _ = poll(&fds, nfds_t(fds.count), pollTimeout())
+      // Checking with this process's share: one file while every worker has its files in
+      // hand, then a look at the workers without waiting.
+      let checkedHere = checkOneHere()
+      if !checkedHere { napWhileWorkersAreBusy() }
+      _ = poll(&fds, nfds_t(fds.count), checkedHere ? 0 : pollTimeout())
       let readable = Set(fds.filter { $0.revents != 0 }.map(\.fd))
 
       if let signal = interrupt?.received() {
@@ -230,8 +270,13 @@ final class WorkerPool {
               case .recorded(let recorded):
                 guard case .record(let index) = slot.tasks.removeFirst().kind else { break }
                 startNext(slot, after: task)
-                recordedFiles += 1
+                answeredFiles += 1
                 onRecorded(index, .recorded(recorded), slot.takeScenarioOutput())
+              case .checked(let checked):
+                guard case .check(let index) = slot.tasks.removeFirst().kind else { break }
+                startNext(slot, after: task)
+                answeredFiles += 1
+                onChecked(index, checked, slot.takeScenarioOutput())
               case .broken(let message, let placed):
                 // Ended and reaped before its step board is read: a live worker may be
                 // storing into it while the command reads.
@@ -264,6 +309,7 @@ final class WorkerPool {
         let message: String
         switch task.kind {
         case .read: message = "reading the file timed out after \(limit)"
+        case .check: message = "checking the file timed out after \(limit)"
         case .run: message = "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
         case .record:
           message =
@@ -277,9 +323,12 @@ final class WorkerPool {
   }
 
   /// Every file was read and selected from, and every scenario selected was answered (or
-  /// every file was recorded).
+  /// every file was recorded, or checked).
   private var isFinished: Bool {
-    if case .record = mode { return recordedFiles == files.count }
+    switch mode {
+    case .record, .check: return answeredFiles == files.count
+    case .run: break
+    }
     return selectedFiles == files.count && ready.isEmpty && retries.isEmpty && arrived.isEmpty
   }
 
@@ -314,6 +363,13 @@ final class WorkerPool {
           append(.record(file: file), .record(files[file], filter: filter))
           _ = slot.process.send(requests)
         }
+        continue
+      }
+      if case .check = mode {
+        while slot.tasks.count < Self.checkAhead, let file = takeFile() {
+          append(.check(file: file), .check(files[file]))
+        }
+        if !requests.isEmpty { _ = slot.process.send(requests) }
         continue
       }
       // The next file to read goes first: the worker reads it while the command receives
@@ -368,8 +424,11 @@ final class WorkerPool {
   private func failToStart(_ error: WorkerProcess.SpawnError) {
     let message = "could not start a worker: \(error)"
     if case .record = mode, let file = takeFile() {
-      recordedFiles += 1
+      answeredFiles += 1
       onRecorded(file, .failed(message: message, quote: ""), [])
+    } else if case .check = mode, let file = takeFile() {
+      answeredFiles += 1
+      onChecked(file, CheckedFile(file: unreadable(files[file], message), skipReasons: []), [])
     } else if let file = takeFile() {
       fileRead(file, unreadable(files[file], message), output: [], by: nil)
     } else if !retries.isEmpty || !ready.isEmpty {
@@ -436,7 +495,7 @@ final class WorkerPool {
     let task = slot.tasks.removeFirst()
     for other in slot.tasks {
       switch other.kind {
-      case .read(let file), .record(let file): rereads.append(file)
+      case .read(let file), .record(let file), .check(let file): rereads.append(file)
       case .run(let index): retries.append(index)
       }
     }
@@ -453,8 +512,11 @@ final class WorkerPool {
       let result = errorResult(scenarios[index], message: text, duration: (clock.now - task.started).inSeconds)
       report(index: index, result, output: output)
     case .record(let file):
-      recordedFiles += 1
+      answeredFiles += 1
       onRecorded(file, .failed(message: message, quote: Self.quote(output)), output)
+    case .check(let file):
+      answeredFiles += 1
+      onChecked(file, CheckedFile(file: unreadable(files[file], text), skipReasons: []), output)
     }
   }
 
@@ -483,6 +545,7 @@ final class WorkerPool {
     case read(LoadedFile)
     case finished(ScenarioResult)
     case recorded(RecordedFile)
+    case checked(CheckedFile)
     /// The worker must be stopped: the message, and whether the step it was in goes after it.
     case broken(String, placed: Bool = false)
   }
@@ -527,6 +590,13 @@ final class WorkerPool {
       default:
         return .broken("the worker did not answer with the recording of \(files[file])")
       }
+    case .check(let file):
+      guard case .checked(let checked) = message, checked.file.file == files[file],
+        checked.skipReasons.count == (checked.file.errors.isEmpty ? checked.file.scenarios.count : 0)
+      else {
+        return .broken("the worker did not answer with the check of \(files[file])")
+      }
+      return .checked(checked)
     }
   }
 
@@ -537,6 +607,7 @@ final class WorkerPool {
     let file: String
     switch task.kind {
     case .read: return "while reading the file"
+    case .check: return "while checking the file"
     case .run(let index): file = scenarios[index].id.file
     case .record(let index):
       if task.scenarios == 0 { return "while reading the file" }
@@ -644,6 +715,8 @@ final class WorkerPool {
         case run(index: Int)
         /// Record the file at this index of the files.
         case record(file: Int)
+        /// Check the file at this index of the files.
+        case check(file: Int)
       }
 
       var kind: Kind

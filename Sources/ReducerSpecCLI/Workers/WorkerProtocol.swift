@@ -13,6 +13,8 @@ import SpecYAML
 //                                                                     each within 10 seconds
 //     ["record","specs/counter.yaml",null]                             record a file's scenarios
 //                                                                     (those its filter selects)
+//     ["check","specs/counter.yaml"]                                   read a file and check it
+//                                                                     (`reducer-spec check`)
 //   worker → command (the worker's standard output; whatever else the worker prints goes
 //   to its standard error):
 //     ["plan",["specs/counter.yaml","Counter",[[0,null,7,5,"Counting up",["smoke"]],…],[]]]
@@ -25,6 +27,8 @@ import SpecYAML
 //                                                                     ,[["gauge.read",1]])
 //     ["recording"]                                                    a scenario of a record starts
 //     ["recorded",[…a RecordedFile…]]                                  the record ends: the new text
+//     ["checked",[…a plan…],[null,"not written yet"]]                  what checking the file found,
+//                                                                     and each scenario's skip reason
 //
 // A worker answers its requests in the order it was sent them, one at a time, and exits
 // when its standard input ends. The command sends several requests at once: the next file
@@ -59,6 +63,9 @@ enum WorkerRequest: Hashable, Sendable {
   /// ``WorkerMessage/recording`` as each scenario starts, then a ``WorkerMessage/recorded(_:)``.
   /// The worker writes no file.
   case record(String, filter: String?)
+  /// Read this file and check it as `reducer-spec check` does: answered with a
+  /// ``WorkerMessage/checked(_:)``.
+  case check(String)
   /// Forget every file read: the requests after it read them again, as they are now (a
   /// `--watch` run reuses its workers, and the files change between runs). Not answered.
   case forget
@@ -75,6 +82,7 @@ enum WorkerMessage: Hashable, Sendable {
   /// A scenario of the file being recorded starts: its timeout starts now.
   case recording
   case recorded(RecordedFile)
+  case checked(CheckedFile)
 
   /// The message for a result: `passed` when the result is the plain pass of `planned`.
   static func answer(_ result: ScenarioResult, planned: PlannedScenario?) -> WorkerMessage {
