@@ -339,7 +339,7 @@ ratio(
 ratio("(e) / (a): `check --jobs 1` over the scan", checks1.map(\.seconds), scans, digits: 2, target: "within 2x", .atMost(2))
 ratio("(f) / (a): `check --jobs 2` over the scan", checks2.map(\.seconds), scans, digits: 2, target: "under 2x", .below(2))
 ratio(
-  "(e) / (f): speed-up of check's parse-ahead thread", checks1.map(\.seconds), checks2.map(\.seconds), digits: 2,
+  "(e) / (f): speed-up of check's second process", checks1.map(\.seconds), checks2.map(\.seconds), digits: 2,
   target: "", .none)
 ratio("(g) / (e): Yams over `check --jobs 1`", yams, checks1.map(\.seconds), digits: 1, target: "at least 15x", .atLeast(15))
 print("| (d) `--version` | \(milliseconds(version.best)) | \(milliseconds(version.median)) | | | | under 15 ms | \(Goal.below(0.015).met(version.median)) |")
