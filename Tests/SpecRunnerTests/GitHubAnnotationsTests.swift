@@ -70,12 +70,18 @@ import Testing
     #expect(RelativePath.make("/repo/a.yaml", relativeTo: "/repo/", currentDirectory: "/") == "a.yaml")
     #expect(RelativePath.make("a.yaml", relativeTo: ".", currentDirectory: "/repo") == "a.yaml")
     #expect(RelativePath.make("specs", relativeTo: "/repo/specs", currentDirectory: "/repo") == "/repo/specs")
+    #expect(RelativePath.make("/repo/a.yaml", relativeTo: "/repo", currentDirectory: "/other") == "a.yaml")
+    #expect(RelativePath.make("/a.yaml", relativeTo: "/", currentDirectory: "/other") == "a.yaml")
     // From the directory itself: a clean relative path is itself; anything else is resolved.
     let cases: [(String, String)] = [
       ("specs/a.yaml", "specs/a.yaml"), ("a", "a"), (".hidden/a.yaml", ".hidden/a.yaml"), ("..a/b", "..a/b"),
       ("./specs/a.yaml", "specs/a.yaml"), ("specs//a.yaml", "specs/a.yaml"), ("specs/./a.yaml", "specs/a.yaml"),
       ("specs/../a.yaml", "a.yaml"), ("../a.yaml", "/a.yaml"), ("specs/", "specs"), ("/repo/a.yaml", "a.yaml"),
       ("", "/repo"),
+      // Absolute: a clean one inside is the rest of it, one outside is itself.
+      ("/repo/specs/a.yaml", "specs/a.yaml"), ("/repository/a.yaml", "/repository/a.yaml"), ("/repo", "/repo"),
+      ("/elsewhere/a.yaml", "/elsewhere/a.yaml"), ("/repo/specs/../a.yaml", "a.yaml"), ("/repo//a.yaml", "a.yaml"),
+      ("/repo/./a.yaml", "a.yaml"), ("/", "/"),
     ]
     for (path, made) in cases {
       #expect(RelativePath.make(path, relativeTo: "/repo", currentDirectory: "/repo") == made, "\(path)")
