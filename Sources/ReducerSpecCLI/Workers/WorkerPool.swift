@@ -26,8 +26,8 @@ import SpecYAML
 ///
 /// ``record(files:filter:interrupt:onRecorded:)`` has the workers record files instead
 /// (`reducer-spec record`), one file a worker at a time, with the same timeouts, crash
-/// reports and output; ``check(files:interrupt:onChecked:)`` has them check files
-/// (`reducer-spec check`), a few files ahead a worker.
+/// reports and output; ``check(files:interrupt:here:onChecked:)`` has them check files
+/// (`reducer-spec check`), a few files ahead a worker, while this process checks files too.
 @MainActor
 final class WorkerPool {
   struct Configuration: Sendable {
