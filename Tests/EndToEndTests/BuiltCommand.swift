@@ -32,6 +32,39 @@ enum BuiltCommand {
     try await TestSupport.onThread(body)
   }
 
+  /// A temporary directory with a copy of each of `paths` (files, or directories and every
+  /// file in them) at the same relative path, each file with comment lines added at its
+  /// end up to `bytes` bytes: spec files as they are, only larger (for `check`, which starts
+  /// workers only for enough YAML). The caller removes the directory.
+  static func paddedCopy(of paths: [String], toBytes bytes: Int) throws -> URL {
+    let manager = FileManager.default
+    let directory = manager.temporaryDirectory.appendingPathComponent("padded-\(UUID().uuidString)")
+    var files: [String] = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      _ = manager.fileExists(atPath: packageRoot.appendingPathComponent(path).path, isDirectory: &isDirectory)
+      if isDirectory.boolValue {
+        let found = try manager.subpathsOfDirectory(atPath: packageRoot.appendingPathComponent(path).path)
+        files += found.map { path + "/" + $0 }.filter { !$0.hasSuffix("/") }
+      } else {
+        files.append(path)
+      }
+    }
+    for file in files {
+      let source = packageRoot.appendingPathComponent(file)
+      var isDirectory: ObjCBool = false
+      guard manager.fileExists(atPath: source.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+      var data = try Data(contentsOf: source)
+      data.append(contentsOf: Array("\n".utf8))
+      let line = Array("# padding: a comment line that every reader of the file skips\n".utf8)
+      while data.count < bytes { data.append(contentsOf: line) }
+      let target = directory.appendingPathComponent(file)
+      try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try data.write(to: target)
+    }
+    return directory
+  }
+
   /// What a finished run printed, and its exit status.
   struct Run {
     var status: Int32

@@ -56,20 +56,30 @@ import Testing
   }
 
   @Test func oneThreadOrTwoSayTheSame() async throws {
-    // --jobs 1 reads and checks in this process; 2 checks 17 files with a worker beside it.
+    // --jobs 1 reads and checks in this process. With 2, check starts a worker when there is
+    // enough YAML for two (512 KB each): the files are copied with comments added, to 140 KB each.
     let paths = ["Tests/Fixtures/invalid", "Tests/Fixtures/specs", "Tests/Fixtures/check/paths"]
-    let one = try await Self.check(["--jobs", "1"] + paths)
-    let two = try await Self.check(["--jobs", "2"] + paths)
+    let padded = try BuiltCommand.paddedCopy(of: paths, toBytes: 140_000)
+    defer { try? FileManager.default.removeItem(at: padded) }
+    func check(_ arguments: [String]) async throws -> BuiltCommand.Run {
+      try await BuiltCommand.run(
+        ["check"] + arguments + paths, executable: ReducerSpecEndToEndTests.fixtures, directory: padded)
+    }
+    let one = try await check(["--jobs", "1"])
+    let two = try await check(["--jobs", "2"])
     #expect(one.status == 1)
     #expect(one.stdout.hasSuffix("Checked 17 files, 17 scenarios: 17 problems in 12 files.\n"))
     #expect(two.status == one.status)
     #expect(two.stdout == one.stdout)
     #expect(two.stderr == "")
-    let oneJSON = try await Self.check(["--jobs", "1", "--format", "json"] + paths).stdout.split(separator: "\n")
-    let twoJSON = try await Self.check(["--jobs", "2", "--format", "json"] + paths).stdout.split(separator: "\n")
+    let oneJSON = try await check(["--jobs", "1", "--format", "json"]).stdout.split(separator: "\n")
+    let twoJSON = try await check(["--jobs", "2", "--format", "json"]).stdout.split(separator: "\n")
     #expect(oneJSON.first == #"{"event":"runStarted","files":17,"jobs":1}"#)
     #expect(twoJSON.first == #"{"event":"runStarted","files":17,"jobs":2}"#)
     #expect(oneJSON.dropFirst().map { $0.replacing(/"duration":[0-9.e-]+/, with: "") } == twoJSON.dropFirst().map { $0.replacing(/"duration":[0-9.e-]+/, with: "") })
+    // The same files as they are, 2.4 KB together: too little for a worker.
+    let small = try await Self.check(["--jobs", "2", "--format", "json"] + paths).stdout.split(separator: "\n")
+    #expect(small.first == #"{"event":"runStarted","files":17,"jobs":1}"#)
 
     let none = try await Self.check(["--jobs", "0", "Tests/Fixtures/specs"])
     #expect(none.status == 64)

@@ -331,9 +331,13 @@ import Testing
   }
 
   @Test func aTrapWhileCheckingAFileInAWorkerFailsOnlyThatFile() async throws {
-    // With --jobs 2, the command starts one worker and sends it the first three files; the
-    // worker traps on the first, and a fresh one checks the two others.
-    let run = try await BuiltCommand.run(["check", "--jobs", "2", "Tests/Fixtures/pool/check-trap"])
+    // With --jobs 2 and over 1 MB of files (comments added to each), the command starts one
+    // worker and sends it the first three files; the worker traps on the first, and a fresh
+    // one checks the two others.
+    let padded = try BuiltCommand.paddedCopy(of: ["Tests/Fixtures/pool/check-trap"], toBytes: 140_000)
+    defer { try? FileManager.default.removeItem(at: padded) }
+    let run = try await BuiltCommand.run(
+      ["check", "--jobs", "2", "Tests/Fixtures/pool/check-trap"], directory: padded)
     #expect(run.status == 1)
     #expect(
       run.output == """

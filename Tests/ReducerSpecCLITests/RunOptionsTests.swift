@@ -58,6 +58,24 @@ import Testing
       ])
   }
 
+  @Test func checkStartsAWorkerFor512KBOfSpecsAndNoMoreThanJobs() throws {
+    let kb = 1024
+    #expect(CheckCommand.processes(jobs: 1, bytes: 100_000 * kb) == 1)
+    #expect(CheckCommand.processes(jobs: 2, bytes: 0) == 1)
+    #expect(CheckCommand.processes(jobs: 2, bytes: 1024 * kb - 1) == 1)
+    #expect(CheckCommand.processes(jobs: 2, bytes: 1024 * kb) == 2)
+    #expect(CheckCommand.processes(jobs: 2, bytes: 100_000 * kb) == 2)
+    #expect(CheckCommand.processes(jobs: 8, bytes: 3 * 1024 * kb) == 6)
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sizes-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try Data(count: 1000).write(to: directory.appendingPathComponent("a.yaml"))
+    try Data(count: 24).write(to: directory.appendingPathComponent("b.yaml"))
+    let files = ["a.yaml", "b.yaml", "missing.yaml"].map { directory.appendingPathComponent($0).path }
+    #expect(CheckCommand.size(of: files) == 1024)
+  }
+
   @Test func bazelEnvironment() throws {
     let specs = directory.path("specs")
     let bazel = [
