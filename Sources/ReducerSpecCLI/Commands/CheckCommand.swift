@@ -123,9 +123,7 @@ struct CheckCommand: Subcommand {
     _ files: [String], workers: Int, checker: SpecCheck, context: CommandContext,
     deliver: @escaping (CheckedFile) -> Void
   ) {
-    var environment = context.environment
-    // As for a run's workers: the quote of a crash should end with its fatal error.
-    if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+    let environment = WorkerPool.Configuration.workerEnvironment(context.environment)
     let pool = WorkerPool(
       WorkerPool.Configuration(
         executable: ReducerSpecCommand.currentExecutable(), environment: environment, jobs: workers,

@@ -93,8 +93,7 @@ struct CoverageCommand: Subcommand {
     if let junit {
       reporters.append(JUnitReporter(path: junit, relativeTo: FileManager.default.currentDirectoryPath))
     }
-    var workerEnvironment = context.environment
-    if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
+    var workerEnvironment = WorkerPool.Configuration.workerEnvironment(context.environment)
     let executable = ReducerSpecCommand.currentExecutable()
 
     // --code: told before anything runs whether it can be measured.

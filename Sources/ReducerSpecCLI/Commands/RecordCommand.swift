@@ -92,9 +92,7 @@ struct RecordCommand: Subcommand {
       }
     }
 
-    var environment = context.environment
-    // As for a run's workers: the quote of a crash should end with its fatal error.
-    if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+    let environment = WorkerPool.Configuration.workerEnvironment(context.environment)
     let pool = WorkerPool(
       WorkerPool.Configuration(
         executable: ReducerSpecCommand.currentExecutable(), environment: environment,

@@ -76,11 +76,7 @@ struct RunCommand: Subcommand {
     if let path = settings.shardStatusFile, !FileManager.default.fileExists(atPath: path) {
       _ = FileManager.default.createFile(atPath: path, contents: nil)
     }
-    var workerEnvironment = context.environment
-    // Swift's crash backtraces are long and slow to print; a crashed scenario's report
-    // quotes the end of the worker's standard error, which should be the fatal error.
-    // SWIFT_BACKTRACE set by the user is kept.
-    if workerEnvironment["SWIFT_BACKTRACE"] == nil { workerEnvironment["SWIFT_BACKTRACE"] = "enable=no" }
+    let workerEnvironment = WorkerPool.Configuration.workerEnvironment(context.environment)
     let output = OutputBuffer(write: context.output)
     defer { output.flush() }
     let worker = WorkerPool.Configuration(

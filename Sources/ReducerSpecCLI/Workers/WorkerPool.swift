@@ -46,6 +46,16 @@ final class WorkerPool {
     /// Keep the idle workers when a run ends, for the pool's next run (`--watch`); the
     /// caller ends them with ``shutDown()``. A run that is interrupted ends them anyway.
     var keepsWorkers = false
+
+    /// The command's environment for its workers. Swift's crash backtraces are long and slow
+    /// to print, and the report of a crash quotes the end of the worker's standard error,
+    /// which should be the fatal error: `SWIFT_BACKTRACE=enable=no`, unless the user set
+    /// `SWIFT_BACKTRACE`.
+    static func workerEnvironment(_ environment: [String: String]) -> [String: String] {
+      var environment = environment
+      if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+      return environment
+    }
   }
 
   /// How a run of the pool ended.
