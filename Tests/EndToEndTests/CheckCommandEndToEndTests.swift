@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `reducer-spec check`, run for real with the fixture features: it reports what a run
@@ -145,6 +146,14 @@ import Testing
         #"<error message="did not find expected &apos;,&apos; or &apos;]&apos; while parsing a flow sequence that starts at 5:15" type="SpecFileError">"#
       ))
     try await JUnitSchema.validate(junit)
+  }
+
+  @Test func aJUnitFileThatCannotBeWrittenIsAnError() async throws {
+    let blocker = try TemporaryFile([], name: "reports")
+    let run = try await Self.check(["--junit", blocker.path + "/check.xml", "Tests/Fixtures/specs/passing.yaml"])
+    #expect(run.status == 1)
+    #expect(run.stdout.hasSuffix("Checked 1 file, 5 scenarios: no problems.\n"))
+    #expect(run.stderr == "Error: cannot write the JUnit report to \(blocker.path)/check.xml: \(blocker.path) is not a directory\n")
   }
 
   @Test func usageErrorsExit64() async throws {

@@ -210,6 +210,18 @@ import Testing
     try await JUnitSchema.validate(path)
   }
 
+  @Test func aJUnitFileThatCannotBeWrittenFailsTheRunAfterItsReport() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let blocker = directory.appendingPathComponent("reports").path
+    _ = FileManager.default.createFile(atPath: blocker, contents: Data())
+    let run = try await Self.run(["--junit", blocker + "/run.xml", "Tests/Fixtures/specs/passing.yaml"])
+    #expect(run.status == 1)
+    #expect(run.stdout.hasSuffix("4 passed, 0 failed, 1 skipped\n"))
+    #expect(run.stderr == "reducer-spec: error: cannot write the JUnit report to \(blocker)/run.xml: \(blocker) is not a directory\n")
+  }
+
   @Test func theExampleSpecsPass() async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("examples-\(UUID().uuidString).xml").path
     defer { try? FileManager.default.removeItem(atPath: path) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ReducerSpecCLI
 @testable import SpecRunner
@@ -114,6 +115,50 @@ import Testing
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".reducer-spec").path).sorted()
         == [".gitignore", "last-run.json"])
+  }
+
+  @Test func theRecorderWritesWhatMergingMakesAnEntryAtATime() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent(".reducer-spec/last-run.json").path
+    let run = runResult([
+      SuiteResult(file: "specs/counter.yaml", scenarios: [result("specs/counter.yaml", 1, "Decrementing stops at zero", .passed)]),
+      SuiteResult(file: "specs/broken.yaml", scenarios: [result("specs/broken.yaml", 0, "Now it reads", .failed)]),
+      SuiteResult(file: "specs/new.yaml", errors: [
+        SpecFileError(file: "specs/new.yaml", location: FileLocation(file: "specs/new.yaml", line: 1, column: 1), message: "bad")
+      ]),
+    ])
+    var warnings: [String] = []
+    let recorder = LastRunRecorder(path: path, previous: { record }, directory: "/repo") { warnings.append($0) }
+    for suite in run.suites { recorder.report(suite) }
+    try recorder.runFinished(run.summary)
+    #expect(warnings == [])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == record.merging(run).encoded())
+    // A record of thousands of scenarios goes out in pieces, and reads back whole.
+    var large = LastRunRecord.Ran()
+    large.add(
+      SuiteResult(
+        file: "specs/large.yaml",
+        scenarios: (0..<3000).map { result("specs/large.yaml", $0, "Scenario \($0) of a large file", .passed) }),
+      name: "specs/large.yaml")
+    try record.write(merging: large, to: path)
+    #expect(try LastRunRecord.load(path: path) == record.merging(large))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".reducer-spec").path).sorted()
+        == [".gitignore", "last-run.json"])
+  }
+
+  @Test func aRecordThatCannotBeWrittenIsAWarning() throws {
+    let file = try TemporaryFile([], name: "a-file")
+    let path = file.path + "/.reducer-spec/last-run.json"
+    var warnings: [String] = []
+    let recorder = LastRunRecorder(path: path, previous: { nil }, directory: "/repo") { warnings.append($0) }
+    recorder.report(SuiteResult(file: "a.yaml", scenarios: [result("a.yaml", 0, "A", .passed)]))
+    try recorder.runFinished(RunSummary())
+    #expect(
+      warnings == [
+        "reducer-spec: warning: could not write the record of this run to \(path): \(file.path) is not a directory"
+      ])
   }
 
   @Test func aRunReplacesTheEntriesOfWhatItRanAndKeepsTheOthers() {

@@ -10,12 +10,6 @@ import Testing
 @Suite struct WatchStateTests {
   static func stamp(_ n: Int) -> FileStamp { FileStamp(seconds: n, nanoseconds: 0, size: 10, inode: 1) }
 
-  static func result(_ file: String, _ scenario: Int, _ outcome: ScenarioResult.Outcome) -> ScenarioResult {
-    ScenarioResult(
-      id: ScenarioID(file: file, scenario: scenario), name: "s\(scenario)",
-      location: FileLocation(file: file, line: 1, column: 1), tags: [], outcome: outcome, duration: 0)
-  }
-
   @Test func changesAreTheFilesWhoseStampsDifferOrThatAnEventNamed() {
     var state = WatchState(files: ["specs/a.yaml": Self.stamp(1), "specs/b.yaml": Self.stamp(1), "specs/c.yaml": Self.stamp(1)])
     let changes = state.update(
@@ -37,12 +31,9 @@ import Testing
     #expect(state.statusLine == "Watching 2 files · all passed · press a (all), f (failed), q (quit)")
     #expect(state.failedRun == nil)
 
-    let error = SpecFileError(file: "b.yaml", location: FileLocation(file: "b.yaml", line: 2, column: 1), message: "bad")
     state.record(
-      RunResult(suites: [
-        SuiteResult(file: "a.yaml", scenarios: [Self.result("a.yaml", 0, .passed), Self.result("a.yaml", 1, .failed), Self.result("a.yaml", 2, .error)]),
-        SuiteResult(file: "b.yaml", errors: [error]),
-      ], duration: 0), files: ["a.yaml", "b.yaml"])
+      failed: [ScenarioID(file: "a.yaml", scenario: 1), ScenarioID(file: "a.yaml", scenario: 2)], broken: ["b.yaml"],
+      files: ["a.yaml", "b.yaml"])
     #expect(state.statusLine == "Watching 2 files · 3 failed · press a (all), f (failed), q (quit)")
     let failed = state.failedRun
     #expect(failed?.files == ["a.yaml", "b.yaml"])
@@ -51,19 +42,15 @@ import Testing
 
     // `f` reran scenario 1 (now passes) and b.yaml (fixed); scenario 2 did not run (say a
     // filter left it out): it still counts as failed.
-    state.record(
-      RunResult(suites: [
-        SuiteResult(file: "a.yaml", scenarios: [Self.result("a.yaml", 1, .passed)]),
-        SuiteResult(file: "b.yaml", scenarios: [Self.result("b.yaml", 0, .passed)]),
-      ], duration: 0), files: ["b.yaml"], scenarios: [ScenarioID(file: "a.yaml", scenario: 1)])
+    state.record(failed: [], broken: [], files: ["b.yaml"], scenarios: [ScenarioID(file: "a.yaml", scenario: 1)])
     #expect(state.failedCount == 1)
 
     // A whole-file rerun replaces what the file had.
-    state.record(RunResult(suites: [SuiteResult(file: "a.yaml", scenarios: [Self.result("a.yaml", 0, .passed)])], duration: 0), files: ["a.yaml"])
+    state.record(failed: [], broken: [], files: ["a.yaml"])
     #expect(state.statusLine == "Watching 2 files · all passed · press a (all), f (failed), q (quit)")
 
     // A removed file no longer counts.
-    state.record(RunResult(suites: [SuiteResult(file: "b.yaml", scenarios: [Self.result("b.yaml", 0, .failed)])], duration: 0), files: ["b.yaml"])
+    state.record(failed: [ScenarioID(file: "b.yaml", scenario: 0)], broken: [], files: ["b.yaml"])
     #expect(state.failedCount == 1)
     _ = state.update(to: ["a.yaml": Self.stamp(1)])
     #expect(state.statusLine == "Watching 1 file · all passed · press a (all), f (failed), q (quit)")

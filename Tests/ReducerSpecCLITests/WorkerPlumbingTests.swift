@@ -288,28 +288,44 @@ import Testing
   }
 
   @MainActor @Test func resultsReachReportersInRunOrder() {
-    let scenarios = plannedScenarios(4)
+    let scenarios = plannedScenarios(8)
     let broken = SpecFileError(file: "b.yaml", location: FileLocation(file: "b.yaml", line: 2, column: 1), message: "broken")
     let reporter = RecordingReporter()
     var forwarded: [String] = []
     var delivery = OrderedDelivery(
       reporters: [reporter], forwardOutput: { forwarded.append("\($0.name): " + String(decoding: $1, as: UTF8.self)) })
     #expect(delivery.add(scenarios[0]) == 0)
+    delivery.endFile("specs/f0.yaml", feature: "Counter")
     delivery.add(broken)
-    for scenario in scenarios.dropFirst() { delivery.add(scenario) }
+    delivery.endFile("b.yaml", feature: nil)
+    for scenario in scenarios[4...6] { delivery.add(scenario) }
+    delivery.endFile("specs/f1.yaml", feature: "Counter")
     #expect(reporter.events == [])
-    delivery.record(2, result(scenarios[2]), output: Array("two\n".utf8))
-    delivery.record(1, result(scenarios[1]), output: [])
+    delivery.record(2, result(scenarios[5], .failed), output: Array("two\n".utf8))
+    delivery.record(1, result(scenarios[4]), output: [])
     #expect(reporter.events == [])
     delivery.record(0, result(scenarios[0]), output: Array("zero\n".utf8))
     #expect(
       reporter.events == [
-        "started s0", "finished s0", "file failed b.yaml:2:1", "started s1", "finished s1", "started s2", "finished s2",
+        "started s0", "finished s0", "suite specs/f0.yaml (Counter): s0",
+        "file failed b.yaml:2:1", "suite b.yaml: 1 error",
+        "started s4", "finished s4", "started s5", "finished s5",
       ])
-    #expect(forwarded == ["s0: zero\n", "s2: two\n"])
-    delivery.finish()  // s3 never finished: left out.
-    #expect(reporter.events.count == 7)
-    #expect(delivery.delivered.map(\.name) == ["s0", "s1", "s2"])
+    #expect(forwarded == ["s0: zero\n", "s5: two\n"])
+    delivery.finish()  // s6 never finished: left out of its file's results.
+    #expect(reporter.events.suffix(2) == ["finished s5", "suite specs/f1.yaml (Counter): s4 s5"])
+    #expect(delivery.added == 4)
+    #expect(delivery.delivered == 3)
+    var counts = RunSummary()
+    counts.files = 3
+    counts.failedFiles = 1
+    counts.fileErrors = 1
+    counts.scenarios = 3
+    counts.passed = 2
+    counts.failed = 1
+    #expect(delivery.summary == counts)
+    #expect(delivery.failedScenarios == [scenarios[5].id])
+    #expect(delivery.brokenFiles == ["b.yaml"])
   }
 
   @MainActor @Test func finishSkipsWhatDidNotRunAndDeliversTheRest() {
@@ -317,9 +333,22 @@ import Testing
     let reporter = RecordingReporter()
     var delivery = OrderedDelivery(reporters: [reporter], forwardOutput: { _, _ in })
     for scenario in scenarios { delivery.add(scenario) }
+    delivery.endFile("specs/f0.yaml", feature: "Counter")
     delivery.record(2, result(scenarios[2]), output: [])
     delivery.finish()
-    #expect(reporter.events == ["started s2", "finished s2"])
+    #expect(reporter.events == ["started s2", "finished s2", "suite specs/f0.yaml (Counter): s2"])
+  }
+
+  @MainActor @Test func aFileWithNothingDeliveredHasNoSuite() {
+    let scenarios = plannedScenarios(2)
+    let reporter = RecordingReporter()
+    var delivery = OrderedDelivery(reporters: [reporter], forwardOutput: { _, _ in })
+    delivery.endFile("specs/none-selected.yaml", feature: "Counter")
+    for scenario in scenarios { delivery.add(scenario) }
+    delivery.endFile("specs/f0.yaml", feature: "Counter")
+    delivery.finish()  // The run stopped before either finished.
+    #expect(reporter.events == [])
+    #expect(delivery.summary == RunSummary())
   }
 
   @MainActor @Test func aFileErrorAddedFirstIsDeliveredAtOnce() {
@@ -336,9 +365,9 @@ import Testing
     #expect(SpecRun.forwardedOutput(reading: "specs/f0.yaml", Array("one".utf8)) == "── output while reading specs/f0.yaml ──\none\n")
   }
 
-  private func result(_ scenario: PlannedScenario) -> ScenarioResult {
+  private func result(_ scenario: PlannedScenario, _ outcome: ScenarioResult.Outcome = .passed) -> ScenarioResult {
     ScenarioResult(
-      id: scenario.id, name: scenario.name, location: scenario.location, tags: scenario.tags, outcome: .passed, duration: 0)
+      id: scenario.id, name: scenario.name, location: scenario.location, tags: scenario.tags, outcome: outcome, duration: 0)
   }
 }
 
@@ -347,6 +376,11 @@ final class RecordingReporter: RunReporter {
   func fileFailed(_ error: SpecFileError) { events.append("file failed \(error.location)") }
   func scenarioStarted(_ scenario: PlannedScenario) { events.append("started \(scenario.name)") }
   func scenarioFinished(_ result: ScenarioResult) { events.append("finished \(result.name)") }
+  func suiteFinished(_ suite: SuiteResult) {
+    let feature = suite.feature.map { " (\($0))" } ?? ""
+    let contents = suite.errors.isEmpty ? suite.scenarios.map(\.name).joined(separator: " ") : "\(suite.errors.count) error"
+    events.append("suite \(suite.file)\(feature): \(contents)")
+  }
 }
 
 @MainActor @Suite struct OutputBufferTests {

@@ -216,11 +216,68 @@ import Testing
     #expect(try String(contentsOfFile: path, encoding: .utf8) == reporter.document(for: ReporterFixtures.allPassing))
   }
 
-  @Test func anUnwritablePathThrows() throws {
+  @Test func anUnwritablePathThrowsWhy() throws {
     let file = try TemporaryFile([], name: "a-file")
     // A directory cannot be created under a regular file.
-    let reporter = reporter(path: file.path + "/report.xml")
-    #expect(throws: (any Error).self) { try reporter.runFinished(ReporterFixtures.allPassing) }
+    let reporter = reporter(path: file.path + "/nested/report.xml")
+    #expect {
+      try ReporterFixtures.allPassing.replay(into: reporter)
+    } throws: { error in
+      "\(error)" == "cannot write the JUnit report to \(file.path)/nested/report.xml: \(file.path) is not a directory"
+    }
+  }
+
+  @Test func aFileThatCannotBeReplacedIsLeftAsItWas() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reducer-spec-junit-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // The report's path is a directory: nothing can be renamed over it.
+    let path = directory.appendingPathComponent("report.xml").path
+    try FileManager.default.createDirectory(atPath: path + "/inside", withIntermediateDirectories: true)
+    let reporter = reporter(path: path)
+    #expect {
+      try ReporterFixtures.allPassing.replay(into: reporter)
+    } throws: { error in
+      "\(error)" == "cannot write the JUnit report to \(path): cannot replace it: is a directory"
+    }
+    // No temporary file is left beside it.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.xml"])
+  }
+
+  @Test func theSpoolGivesBackWhatItWasGivenOnDiskOrInMemory() throws {
+    let onDisk = SpoolFile()
+    // TMPDIR cannot hold a file: the text stays in memory.
+    let inMemory = SpoolFile(directory: "/nonexistent-\(UUID())")
+    #expect(onDisk.isOnDisk)
+    #expect(!inMemory.isOnDisk)
+    let piece = String(repeating: "x", count: 999) + "\n"
+    for spool in [onDisk, inMemory] {
+      for _ in 0..<200 { spool.append(piece) }
+      var back: [UInt8] = []
+      try spool.read { back += $0 }
+      #expect(String(decoding: back, as: UTF8.self) == String(repeating: piece, count: 200))
+    }
+  }
+
+  @Test func aLargeRunIsSpooledAndWrittenWhole() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reducer-spec-junit-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("report.xml").path
+    // Well over the spool's buffer, so that most of it goes through the temporary file.
+    let suites = (0..<400).map { file in
+      SuiteResult(
+        file: "specs/f\(file).yaml", feature: "Counter",
+        scenarios: ReporterFixtures.everyOutcome.suites[0].scenarios.map { scenario in
+          var scenario = scenario
+          scenario.id.file = "specs/f\(file).yaml"
+          return scenario
+        })
+    }
+    let run = RunResult(suites: suites, duration: 12)
+    let reporter = reporter(path: path)
+    try run.replay(into: reporter)
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(written.utf8.count > 4 * SpoolFile.flushSize)
+    #expect(written == reporter.document(for: run))
   }
 
   // MARK: - Validation

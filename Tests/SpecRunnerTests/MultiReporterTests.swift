@@ -22,7 +22,8 @@ import Testing
     func fileFailed(_ error: SpecFileError) { log.append("\(name) fileFailed \(error.file)") }
     func scenarioStarted(_ scenario: PlannedScenario) { log.append("\(name) scenarioStarted \(scenario.id)") }
     func scenarioFinished(_ result: ScenarioResult) { log.append("\(name) scenarioFinished \(result.id)") }
-    func runFinished(_ result: RunResult) throws {
+    func suiteFinished(_ suite: SuiteResult) { log.append("\(name) suiteFinished \(suite.file)") }
+    func runFinished(_ summary: RunSummary) throws {
       log.append("\(name) runFinished")
       if throwsAtEnd { throw Failure(name: name) }
     }
@@ -41,9 +42,12 @@ import Testing
         "a scenarioFinished specs/counter.yaml#1", "b scenarioFinished specs/counter.yaml#1",
         "a scenarioStarted specs/counter.yaml#2", "b scenarioStarted specs/counter.yaml#2",
         "a scenarioFinished specs/counter.yaml#2", "b scenarioFinished specs/counter.yaml#2",
+        "a suiteFinished specs/counter.yaml", "b suiteFinished specs/counter.yaml",
         "a scenarioStarted specs/search.yaml#0.1", "b scenarioStarted specs/search.yaml#0.1",
         "a scenarioFinished specs/search.yaml#0.1", "b scenarioFinished specs/search.yaml#0.1",
+        "a suiteFinished specs/search.yaml", "b suiteFinished specs/search.yaml",
         "a fileFailed specs/broken.yaml", "b fileFailed specs/broken.yaml",
+        "a suiteFinished specs/broken.yaml", "b suiteFinished specs/broken.yaml",
         "a runFinished", "b runFinished",
       ])
   }
@@ -53,7 +57,7 @@ import Testing
     let reporter = MultiReporter([
       Recorder("a", log: log, throwsAtEnd: true), Recorder("b", log: log, throwsAtEnd: true), Recorder("c", log: log),
     ])
-    #expect(throws: Recorder.Failure(name: "a")) { try reporter.runFinished(ReporterFixtures.allPassing) }
+    #expect(throws: Recorder.Failure(name: "a")) { try reporter.runFinished(ReporterFixtures.allPassing.summary) }
     #expect(log.lines == ["a runFinished", "b runFinished", "c runFinished"])
   }
 }

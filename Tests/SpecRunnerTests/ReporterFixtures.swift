@@ -78,15 +78,8 @@ extension RunResult {
   /// Sends this run's events to `reporter` in the order the runner does.
   func replay(into reporter: any RunReporter) throws {
     reporter.runStarted(plan())
-    for suite in suites {
-      for error in suite.errors { reporter.fileFailed(error) }
-      for scenario in suite.scenarios {
-        reporter.scenarioStarted(
-          PlannedScenario(id: scenario.id, name: scenario.name, location: scenario.location, tags: scenario.tags))
-        reporter.scenarioFinished(scenario)
-      }
-    }
-    try reporter.runFinished(self)
+    for suite in suites { reporter.report(suite) }
+    try reporter.runFinished(summary)
   }
 }
 

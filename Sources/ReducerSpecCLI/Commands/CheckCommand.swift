@@ -55,16 +55,12 @@ struct CheckCommand: Subcommand {
     let report = MultiReporter(reporters)
     let processes = cores > 1 ? Self.processes(jobs: cores, bytes: Self.size(of: files)) : 1
     report.runStarted(RunPlan(files: files, jobs: processes))
-    var suites: [SuiteResult] = []
+    var summary = RunSummary()
     func deliver(_ checked: CheckedFile) {
       let loaded = checked.file
-      for error in loaded.errors { report.fileFailed(error) }
-      let results = checked.results
-      for result in results {
-        report.scenarioStarted(PlannedScenario(id: result.id, name: result.name, location: result.location, tags: result.tags))
-        report.scenarioFinished(result)
-      }
-      suites.append(SuiteResult(file: loaded.file, feature: loaded.feature, scenarios: results, errors: loaded.errors))
+      let suite = SuiteResult(file: loaded.file, feature: loaded.feature, scenarios: checked.results, errors: loaded.errors)
+      summary.add(suite)
+      report.report(suite)
     }
     let checker = SpecCheck(reader: context.makeScenarioEngine())
     if processes > 1 {
@@ -76,14 +72,14 @@ struct CheckCommand: Subcommand {
     } else {
       for file in files { deliver(checker.check(file: file)) }
     }
-    let result = RunResult(suites: suites, duration: (ContinuousClock.now - start).inSeconds)
+    summary.duration = (ContinuousClock.now - start).inSeconds
     do {
-      try report.runFinished(result)
+      try report.runFinished(summary)
     } catch {
-      context.errorOutput("Error: could not write the report: \(error)\n")
+      context.errorOutput("Error: \(error)\n")
       return 1
     }
-    return result.exitStatus
+    return summary.exitStatus
   }
 
   /// The least YAML a process checks. A worker starts in about 15 ms, as long as checking

@@ -207,9 +207,14 @@ struct CoverageCommand: Subcommand {
   }
 }
 
-/// Keeps the result of a run, for a command that reports on it afterwards.
+/// Keeps the results of a run, for a command that reports on them afterwards.
 final class RunResultKeeper: RunReporter {
+  private var suites: [SuiteResult] = []
   private(set) var result: RunResult?
 
-  func runFinished(_ result: RunResult) throws { self.result = result }
+  func suiteFinished(_ suite: SuiteResult) { suites.append(suite) }
+
+  func runFinished(_ summary: RunSummary) throws {
+    result = RunResult(suites: suites, duration: summary.duration, wasInterrupted: summary.wasInterrupted)
+  }
 }

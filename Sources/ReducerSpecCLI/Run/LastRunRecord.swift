@@ -67,31 +67,66 @@ struct LastRunRecord: Hashable, Codable, Sendable {
 
   // MARK: - Merging
 
+  /// What a run did, gathered file by file as its results arrive: what
+  /// ``merging(_:)`` puts into the record.
+  struct Ran {
+    /// The scenarios that ran, by file (named as the record names it), in the order they ran.
+    var entries: [String: [Entry]] = [:]
+    /// The files that could not run, named as the record names them.
+    var erroredFiles: Set<String> = []
+
+    /// Adds a file's results, naming it `name` (see ``LastRunRecord/fileName(_:in:)``).
+    mutating func add(_ suite: SuiteResult, name: String) {
+      if !suite.scenarios.isEmpty {
+        entries[name, default: []].append(
+          contentsOf: suite.scenarios.map {
+            var entry = Entry($0)
+            entry.file = name
+            return entry
+          })
+      }
+      if !suite.errors.isEmpty { erroredFiles.insert(name) }
+    }
+  }
+
   /// This record updated with what `result` did, its files named by `name` (see
   /// ``LastRunRecord/fileName(_:in:)``).
   func merging(_ result: RunResult, name: (String) -> String = { $0 }) -> LastRunRecord {
-    let ran = result.scenarios.map {
-      var entry = Entry($0)
-      entry.file = name(entry.file)
-      return entry
-    }
-    let ranIDs = Set(ran.map(\.id))
-    let ranNames = Set(ran.map { NameKey(file: $0.file, name: $0.name) })
-    let erroredFiles = Set(result.fileErrors.map { name($0.file) })
-    let filesThatRan = Set(ran.map(\.file))
-    let kept = scenarios.filter {
-      !ranIDs.contains($0.id) && !ranNames.contains(NameKey(file: $0.file, name: $0.name))
-        && !erroredFiles.contains($0.file)
-    }
-    let keptFiles = fileErrors.filter { !filesThatRan.contains($0) }
-    return LastRunRecord(
-      scenarios: (kept + ran).sorted { $0.id < $1.id },
-      fileErrors: Set(keptFiles).union(erroredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    var ran = Ran()
+    for suite in result.suites { ran.add(suite, name: name(suite.file)) }
+    return merging(ran)
   }
 
-  private struct NameKey: Hashable {
-    var file: String
-    var name: String
+  /// This record updated with what a run did.
+  func merging(_ ran: Ran) -> LastRunRecord {
+    var merged = LastRunRecord()
+    merged.fileErrors = merge(ran) { merged.scenarios.append($0) }
+    return merged
+  }
+
+  /// This record updated with what a run did, an entry at a time in file and scenario
+  /// order, without gathering them: `each` receives every entry, and the files that could
+  /// not run are returned (in path order). One file's entries are held at a time.
+  ///
+  /// The scenarios that ran replace the entries of their place or their name in their
+  /// file; a file that could not run loses its entries; the other entries stay.
+  func merge(_ ran: Ran, each: (Entry) throws -> Void) rethrows -> [String] {
+    var kept: [String: [Int]] = [:]
+    for index in scenarios.indices { kept[scenarios[index].file, default: []].append(index) }
+    for file in Set(kept.keys).union(ran.entries.keys).sorted() {
+      let ranHere = ran.entries[file] ?? []
+      var entries: [Entry] = []
+      if !ran.erroredFiles.contains(file), let indices = kept[file] {
+        let ids = Set(ranHere.map(\.id))
+        let names = Set(ranHere.map(\.name))
+        entries = indices.map { scenarios[$0] }.filter { !ids.contains($0.id) && !names.contains($0.name) }
+      }
+      entries += ranHere
+      entries.sort { $0.id < $1.id }
+      for entry in entries { try each(entry) }
+    }
+    let keptFiles = fileErrors.filter { ran.entries[$0] == nil }
+    return Set(keptFiles).union(ran.erroredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   // MARK: - What to rerun
@@ -121,12 +156,32 @@ struct LastRunRecord: Hashable, Codable, Sendable {
   /// The file's text: JSON with one scenario (or file) a line, keys in a fixed order,
   /// ending with a line break; the same bytes on every platform.
   func encoded() -> Data {
-    var json = JSONWriter()
-    json.raw("{\n  \"version\": ")
-    json.int(version)
-    json.raw(",\n  \"scenarios\": [")
-    for (index, entry) in scenarios.enumerated() {
-      json.raw(index == 0 ? "\n    {\"file\": " : ",\n    {\"file\": ")
+    var bytes: [UInt8] = []
+    var text = Text { bytes += $0 }
+    for entry in scenarios { text.add(entry) }
+    text.finish(fileErrors: fileErrors)
+    return Data(bytes)
+  }
+
+  /// The record's text, written as it is made: a piece of about 64 KB at a time goes to
+  /// `output`.
+  struct Text {
+    private var json = JSONWriter()
+    private var isFirst = true
+    private let output: ([UInt8]) throws -> Void
+    /// The first error `output` threw; nothing more is written after it.
+    private(set) var error: (any Error)?
+
+    init(output: @escaping ([UInt8]) throws -> Void) {
+      self.output = output
+      json.raw("{\n  \"version\": ")
+      json.int(LastRunRecord.version)
+      json.raw(",\n  \"scenarios\": [")
+    }
+
+    mutating func add(_ entry: Entry) {
+      json.raw(isFirst ? "\n    {\"file\": " : ",\n    {\"file\": ")
+      isFirst = false
       json.string(entry.file)
       json.raw(", \"scenario\": ")
       json.int(entry.scenario)
@@ -139,14 +194,25 @@ struct LastRunRecord: Hashable, Codable, Sendable {
       json.raw(", \"outcome\": ")
       json.string(entry.outcome.rawValue)
       json.raw("}")
+      if json.bytes.count >= 1 << 16 { flush() }
     }
-    json.raw(scenarios.isEmpty ? "],\n  \"fileErrors\": [" : "\n  ],\n  \"fileErrors\": [")
-    for (index, file) in fileErrors.enumerated() {
-      json.raw(index == 0 ? "\n    " : ",\n    ")
-      json.string(file)
+
+    mutating func finish(fileErrors: [String]) {
+      json.raw(isFirst ? "],\n  \"fileErrors\": [" : "\n  ],\n  \"fileErrors\": [")
+      for (index, file) in fileErrors.enumerated() {
+        json.raw(index == 0 ? "\n    " : ",\n    ")
+        json.string(file)
+      }
+      json.raw(fileErrors.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+      flush()
     }
-    json.raw(fileErrors.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
-    return Data(json.bytes)
+
+    private mutating func flush() {
+      if error == nil {
+        do { try output(json.bytes) } catch { self.error = error }
+      }
+      json = JSONWriter()
+    }
   }
 
   /// Why a record cannot be read.
@@ -187,9 +253,11 @@ struct LastRunRecord: Hashable, Codable, Sendable {
     var record = LastRunRecord()
     if !json.take("]") {
       repeat {
-        guard json.take("\n    {\"file\": "), let file = json.string(), json.take(", \"scenario\": "),
+        guard json.take("\n    {\"file\": "), var file = json.string(), json.take(", \"scenario\": "),
           let scenario = json.int()
         else { return nil }
+        // A file's entries follow each other: they share one copy of its name.
+        if let last = record.scenarios.last?.file, last == file { file = last }
         var row: Int?
         if json.take(", \"row\": ") {
           guard let value = json.int() else { return nil }
@@ -226,15 +294,38 @@ struct LastRunRecord: Hashable, Codable, Sendable {
   /// Writes the record to `path` atomically (a temporary file renamed over it), creating its
   /// directory, with a `.gitignore` that ignores the directory's files, as needed.
   func write(to path: String = Self.path) throws {
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let ignore = directory.appendingPathComponent(".gitignore")
-    if !FileManager.default.fileExists(atPath: ignore.path) {
-      try Data("# Written by reducer-spec: the record of the last run, not to be committed.\n*\n".utf8)
-        .write(to: ignore, options: .atomic)
+    try Self.write(to: path) { text in
+      for entry in scenarios { text.add(entry) }
+      return fileErrors
     }
-    try encoded().write(to: url, options: .atomic)
+  }
+
+  /// Writes this record updated with what a run did to `path`, as ``write(to:)`` does, an
+  /// entry at a time: the merged record is never held whole.
+  func write(merging ran: Ran, to path: String = Self.path) throws {
+    try Self.write(to: path) { text in try merge(ran) { text.add($0) } }
+  }
+
+  /// Writes the text that `entries` makes (it adds the entries and returns the file errors)
+  /// to `path`, atomically.
+  private static func write(to path: String, entries: (inout Text) throws -> [String]) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    let ignore = (directory.isEmpty ? "" : directory + "/") + ".gitignore"
+    if !FileManager.default.fileExists(atPath: ignore) {
+      var file = try AtomicFile(path: ignore)
+      try file.write("# Written by reducer-spec: the record of the last run, not to be committed.\n*\n")
+      try file.commit()
+    }
+    var file = try AtomicFile(path: path)
+    do {
+      var text = Text { try file.write($0) }
+      text.finish(fileErrors: try entries(&text))
+      if let error = text.error { throw error }
+      try file.commit()
+    } catch {
+      file.discard()
+      throw error
+    }
   }
 
   private static func describe(_ error: any Error) -> String {

@@ -1,9 +1,10 @@
 import Foundation
 import SpecRunner
 
-/// The reporter that keeps `.reducer-spec/last-run.json` (``LastRunRecord``): when the run
-/// ends, also when it was interrupted or stopped by `--fail-fast`, it merges every result that
-/// had finished into the record it found and writes the record back atomically.
+/// The reporter that keeps `.reducer-spec/last-run.json` (``LastRunRecord``): it takes each
+/// file's outcomes as the file finishes (a few bytes a scenario), and when the run ends, also
+/// when it was interrupted or stopped by `--fail-fast`, merges them into the record it found
+/// and writes the record back atomically.
 ///
 /// A record that cannot be written does not fail the run: ``warn`` says why, and the run's
 /// exit status stays what its scenarios made it.
@@ -28,20 +29,20 @@ final class LastRunRecorder: RunReporter {
     self.warn = warn
   }
 
-  func runFinished(_ result: RunResult) throws {
-    // A file's name once per file, not once per scenario: making a path relative costs
-    // about 28,000 instructions.
-    var names: [String: String] = [:]
-    let record = (previous() ?? LastRunRecord()).merging(result) { file in
-      if let name = names[file] { return name }
-      let name = LastRunRecord.fileName(file, in: directory)
-      names[file] = name
-      return name
-    }
+  /// What the run did so far.
+  private var ran = LastRunRecord.Ran()
+
+  func suiteFinished(_ suite: SuiteResult) {
+    ran.add(suite, name: LastRunRecord.fileName(suite.file, in: directory))
+  }
+
+  func runFinished(_ summary: RunSummary) throws {
+    let record = previous() ?? LastRunRecord()
+    defer { ran = LastRunRecord.Ran() }
     do {
-      try record.write(to: path)
+      try record.write(merging: ran, to: path)
     } catch {
-      warn("reducer-spec: warning: could not write the record of this run to \(path): \(error.localizedDescription)")
+      warn("reducer-spec: warning: could not write the record of this run to \(path): \(error)")
     }
   }
 }

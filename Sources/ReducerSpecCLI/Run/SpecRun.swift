@@ -60,15 +60,21 @@ struct SpecRun {
     return run(files: settings.files, pool: WorkerPool(worker), interrupt: interrupt).status
   }
 
-  /// How a run ended: its exit status, its result, and how the pool ended.
+  /// How a run ended: its exit status, its counts, what failed, and how the pool ended.
   struct Outcome {
     var status: Int32
-    var result: RunResult
+    var summary: RunSummary
+    /// The scenarios that failed or could not finish, and the files with errors.
+    var failedScenarios: Set<ScenarioID>
+    var brokenFiles: Set<String>
     var ending: WorkerPool.Ending
   }
 
   /// Runs the scenarios of `files` that the selection keeps and `keep` accepts, on `pool`
   /// (a `--watch` run reuses one pool and one interrupt pipe for all its runs).
+  ///
+  /// The command keeps no result once its reporters have it: its memory does not grow with
+  /// the number of scenarios (the reporters that need results keep what they need).
   func run(
     files: [String], keep: ((PlannedScenario) -> Bool)? = nil, pool: WorkerPool, interrupt: InterruptPipe
   ) -> Outcome {
@@ -80,13 +86,14 @@ struct SpecRun {
     var delivery = OrderedDelivery(reporters: reporters) { scenario, bytes in
       errorOutput(Self.forwardedOutput(of: scenario, bytes))
     }
-    var loaded: [LoadedFile?] = Array(repeating: nil, count: files.count)
+    var read = 0
     var position = 0
     let selection = settings.selection
     let ending = pool.run(files: files, interrupt: interrupt, beforeWaiting: flushOutput) {
       index, file, output in
-      loaded[index] = file
+      read += 1
       if !output.isEmpty { errorOutput(Self.forwardedOutput(reading: file.file, output)) }
+      defer { delivery.endFile(file.file, feature: file.feature) }
       guard file.errors.isEmpty else {
         if selection.reportsFileErrors { file.errors.forEach { delivery.add($0) } }
         return []
@@ -100,35 +107,35 @@ struct SpecRun {
     }
     delivery.finish()
 
-    let scenarioCount = delivery.scenarios.count
-    let notRun = scenarioCount - delivery.delivered.count
-    let unread = loaded.filter { $0 == nil }.count
+    let notRun = delivery.added - delivery.delivered
+    let unread = files.count - read
     let unreadText = unread == 0 ? "" : ", and \(unread) of \(files.count) files were not read"
     switch ending {
     case .completed: break
     case .stoppedAfterFailure:
       errorOutput(
-        "reducer-spec: stopped after the first failure (--fail-fast); \(notRun) of \(scenarioCount) scenarios did not run\(unreadText)\n")
+        "reducer-spec: stopped after the first failure (--fail-fast); \(notRun) of \(delivery.added) scenarios did not run\(unreadText)\n")
     case .interrupted(let signal):
       errorOutput(
-        "reducer-spec: interrupted by \(SignalName.name(signal)); \(notRun) of \(scenarioCount) scenarios did not finish\(unreadText)\n")
+        "reducer-spec: interrupted by \(SignalName.name(signal)); \(notRun) of \(delivery.added) scenarios did not finish\(unreadText)\n")
     }
 
-    let result = RunResult(
-      suites: suites(loaded.compactMap { $0 }, delivered: delivery.delivered),
-      duration: (clock.now - started).inSeconds,
-      wasInterrupted: ending != .completed)
-    var status = result.exitStatus
+    var summary = delivery.summary
+    summary.duration = (clock.now - started).inSeconds
+    summary.wasInterrupted = ending != .completed
+    var status = summary.exitStatus
     for reporter in reporters {
       do {
-        try reporter.runFinished(result)
+        try reporter.runFinished(summary)
       } catch {
         errorOutput("reducer-spec: error: \(error)\n")
         status = max(status, 1)
       }
     }
     if case .interrupted(let signal) = ending { status = 128 + signal }
-    return Outcome(status: status, result: result, ending: ending)
+    return Outcome(
+      status: status, summary: summary, failedScenarios: delivery.failedScenarios,
+      brokenFiles: delivery.brokenFiles, ending: ending)
   }
 
   /// What a scenario's worker wrote to standard error, under a line that names the
@@ -144,17 +151,5 @@ struct SpecRun {
     var text = String(decoding: bytes, as: UTF8.self)
     if !text.hasSuffix("\n") { text += "\n" }
     return "── output while reading \(file) ──\n" + text
-  }
-
-  /// One suite per file that has a reported error or a delivered result, in file order.
-  private func suites(_ files: [LoadedFile], delivered: [ScenarioResult]) -> [SuiteResult] {
-    let results = Dictionary(grouping: delivered, by: \.id.file)
-    let reportsErrors = settings.selection.reportsFileErrors
-    return files.compactMap { file in
-      let scenarios = results[file.file] ?? []
-      let errors = reportsErrors ? file.errors : []
-      guard !scenarios.isEmpty || !errors.isEmpty else { return nil }
-      return SuiteResult(file: file.file, feature: file.feature, scenarios: scenarios, errors: errors)
-    }
   }
 }

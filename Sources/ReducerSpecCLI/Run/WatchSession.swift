@@ -132,9 +132,11 @@ struct WatchSession {
       if case .interrupted = outcome.ending { return false }
       if let only {
         // The files with errors ran whole; of the others, only the failed scenarios ran.
-        state.record(outcome.result, files: files.filter(only.wholeFiles.contains), scenarios: only.scenarios)
+        state.record(
+          failed: outcome.failedScenarios, broken: outcome.brokenFiles, files: files.filter(only.wholeFiles.contains),
+          scenarios: only.scenarios)
       } else {
-        state.record(outcome.result, files: files)
+        state.record(failed: outcome.failedScenarios, broken: outcome.brokenFiles, files: files)
       }
     } else {
       output("No spec files to run.\n\n")

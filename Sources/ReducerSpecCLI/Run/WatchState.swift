@@ -73,9 +73,12 @@ struct WatchState {
     return (SpecPaths.sorted(Array(files)), failedScenarios, brokenFiles)
   }
 
-  /// Takes in the result of a run of `files`; `scenarios`, when given, are the only
-  /// scenarios that ran again (`f`), else every scenario of those files did.
-  mutating func record(_ result: RunResult, files ran: [String], scenarios: Set<ScenarioID>? = nil) {
+  /// Takes in what failed in a run of `files` (the scenarios that failed or could not
+  /// finish, and the files with errors); `scenarios`, when given, are the only scenarios
+  /// that ran again (`f`), else every scenario of those files did.
+  mutating func record(
+    failed: Set<ScenarioID>, broken: Set<String>, files ran: [String], scenarios: Set<ScenarioID>? = nil
+  ) {
     let ranFiles = Set(ran)
     if let scenarios {
       failedScenarios.subtract(scenarios)
@@ -83,12 +86,8 @@ struct WatchState {
       failedScenarios = failedScenarios.filter { !ranFiles.contains($0.file) }
     }
     brokenFiles.subtract(ranFiles)
-    for suite in result.suites {
-      if !suite.errors.isEmpty { brokenFiles.insert(suite.file) }
-      for scenario in suite.scenarios where scenario.outcome == .failed || scenario.outcome == .error {
-        failedScenarios.insert(scenario.id)
-      }
-    }
+    brokenFiles.formUnion(broken)
+    failedScenarios.formUnion(failed)
   }
 
   /// How many scenarios and files failed.

@@ -90,7 +90,9 @@ final class WorkerPool {
   /// How many files were read and selected from, in file order.
   private var selectedFiles = 0
   /// Every scenario selected so far, in run order: a result's index is its place here.
-  private var scenarios: [PlannedScenario] = []
+  private var scenarios: [Int: PlannedScenario] = [:]
+  /// How many scenarios were selected: the next one's index.
+  private var scenarioCount = 0
   /// Scenarios selected and not yet sent, a batch per file (or part of one).
   private var ready: [Batch] = []
   /// Scenarios whose worker died before it ran them: they go first, to any worker.
@@ -211,7 +213,8 @@ final class WorkerPool {
     rereads = []
     arrived = [:]
     selectedFiles = 0
-    scenarios = []
+    scenarios = [:]
+    scenarioCount = 0
     ready = []
     retries = []
     stopping = false
@@ -398,7 +401,7 @@ final class WorkerPool {
           slot.sent &+= 1
           slot.tasks.append(Slot.Task(kind: .run(index: index), started: now, sequence: slot.sent))
         }
-        requests += WorkerRequest.run(batch.map { scenarios[$0].id }, timeout: configuration.timeout.inSeconds).line
+        requests += WorkerRequest.run(batch.map { plan($0).id }, timeout: configuration.timeout.inSeconds).line
       }
       if !requests.isEmpty { _ = slot.process.send(requests) }  // A dead worker shows as the end of its output.
     }
@@ -444,7 +447,7 @@ final class WorkerPool {
     } else if !retries.isEmpty || !ready.isEmpty {
       let index = retries.isEmpty ? ready[0].indices.removeFirst() : retries.removeFirst()
       if ready.first?.indices.isEmpty == true { ready.removeFirst() }
-      let result = errorResult(scenarios[index], message: message, duration: 0)
+      let result = errorResult(plan(index), message: message, duration: 0)
       report(index: index, result, output: [])
     }
   }
@@ -461,18 +464,27 @@ final class WorkerPool {
       let selected = planned(selectedFiles, next.file, next.output)
       selectedFiles += 1
       guard !selected.isEmpty else { continue }
-      let first = scenarios.count
-      scenarios += selected
+      let first = scenarioCount
+      for scenario in selected {
+        scenarios[scenarioCount] = scenario
+        scenarioCount += 1
+      }
       // Small batches once the last files are read, so that every worker gets a share of
       // them; one at a time with --fail-fast, which must not start what follows a failure.
       let size =
         configuration.stopAfterFailure
         ? 1 : everyFileSent ? max(1, min(Self.maxBatch, selected.count / (2 * configuration.jobs))) : Self.maxBatch
       let reader = next.reader.flatMap { $0.isDead ? nil : $0 }
-      for start in stride(from: first, to: scenarios.count, by: size) {
-        ready.append(Batch(indices: Array(start..<min(start + size, scenarios.count)), reader: reader))
+      for start in stride(from: first, to: scenarioCount, by: size) {
+        ready.append(Batch(indices: Array(start..<min(start + size, scenarioCount)), reader: reader))
       }
     }
+  }
+
+  /// The scenario at `index`, which has no result yet.
+  private func plan(_ index: Int) -> PlannedScenario {
+    guard let scenario = scenarios[index] else { preconditionFailure("scenario \(index) already has its result") }
+    return scenario
   }
 
   private func report(_ task: Slot.Task, _ result: ScenarioResult, output: [UInt8]) {
@@ -484,6 +496,8 @@ final class WorkerPool {
     if configuration.stopAfterFailure, result.outcome == .failed || result.outcome == .error {
       stopping = true
     }
+    // Its plan is not needed any more: the pool keeps only what is in flight or waiting.
+    scenarios[index] = nil
     onResult(index, result, output)
   }
 
@@ -519,7 +533,7 @@ final class WorkerPool {
     case .read(let file):
       fileRead(file, unreadable(files[file], text), output: output, by: nil)
     case .run(let index):
-      let result = errorResult(scenarios[index], message: text, duration: (clock.now - task.started).inSeconds)
+      let result = errorResult(plan(index), message: text, duration: (clock.now - task.started).inSeconds)
       report(index: index, result, output: output)
     case .record(let file):
       answeredFiles += 1
@@ -578,14 +592,14 @@ final class WorkerPool {
     case .run(let index):
       switch message {
       case .passed(let duration, let stubCalls):
-        return .finished(WorkerMessage.passedResult(scenarios[index], duration: duration, stubCalls: stubCalls))
+        return .finished(WorkerMessage.passedResult(plan(index), duration: duration, stubCalls: stubCalls))
       case .result(let result):
-        guard result.id == scenarios[index].id else {
-          return .broken("the worker answered for \(result.id) instead of \(scenarios[index].id)")
+        guard result.id == plan(index).id else {
+          return .broken("the worker answered for \(result.id) instead of \(plan(index).id)")
         }
         return .finished(result)
       default:
-        return .broken("the worker did not answer with the result of \(scenarios[index].id)")
+        return .broken("the worker did not answer with the result of \(plan(index).id)")
       }
     case .record(let file):
       switch message {
@@ -618,7 +632,7 @@ final class WorkerPool {
     switch task.kind {
     case .read: return "while reading the file"
     case .check: return "while checking the file"
-    case .run(let index): file = scenarios[index].id.file
+    case .run(let index): file = plan(index).id.file
     case .record(let index):
       if task.scenarios == 0 { return "while reading the file" }
       file = files[index]

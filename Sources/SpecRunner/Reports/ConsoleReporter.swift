@@ -29,7 +29,7 @@ import SpecYAML
 /// ``shouldUseColor(mode:isTerminal:environment:)`` to decide.
 ///
 /// The reporter prints from the events as they arrive (``fileFailed(_:)`` and
-/// ``scenarioFinished(_:)``) and the summary at ``runFinished(_:)``. It is not thread-safe:
+/// ``scenarioFinished(_:)``) and the summary at ``runFinished(_:)``; it keeps no result. It is not thread-safe:
 /// call it from one task at a time, as the runner does.
 public final class ConsoleReporter: RunReporter {
   private let sink: (String) -> Void
@@ -102,32 +102,30 @@ public final class ConsoleReporter: RunReporter {
     }
   }
 
-  public func runFinished(_ result: RunResult) throws {
+  public func runFinished(_ summary: RunSummary) throws {
     if hasWritten { write("") }
     if isCheck {
-      let summary = Self.checkSummary(result)
-      write(result.exitStatus == 0 ? style.green(summary) : style.red(summary))
+      let line = Self.checkSummary(summary)
+      write(summary.exitStatus == 0 ? style.green(line) : style.red(line))
       return
     }
-    let failedFiles = result.suites.count { !$0.errors.isEmpty }
-    if failedFiles > 0 {
-      write(style.red("\(counted(failedFiles, "file", "files")) could not run."))
+    if summary.failedFiles > 0 {
+      write(style.red("\(counted(summary.failedFiles, "file", "files")) could not run."))
     }
-    if result.wasInterrupted {
+    if summary.wasInterrupted {
       write(style.yellow("The run was interrupted: these are the results of the scenarios that had finished."))
     }
-    let summary = result.summaryLine
-    write(result.exitStatus == 0 ? style.green(summary) : style.red(summary))
+    let line = summary.summaryLine
+    write(summary.exitStatus == 0 ? style.green(line) : style.red(line))
   }
 
   /// `Checked 8 files, 42 scenarios: no problems.` or `Checked 8 files, 40 scenarios: 3
   /// problems in 2 files.`
-  static func checkSummary(_ result: RunResult) -> String {
-    let problems = result.fileErrors.count
-    let files = result.suites.count { !$0.errors.isEmpty }
-    let checked = "Checked \(counted(result.suites.count, "file", "files")), \(counted(result.scenarios.count, "scenario", "scenarios"))"
-    guard problems > 0 else { return checked + ": no problems." }
-    return checked + ": \(counted(problems, "problem", "problems")) in \(counted(files, "file", "files"))."
+  static func checkSummary(_ summary: RunSummary) -> String {
+    let checked = "Checked \(counted(summary.files, "file", "files")), \(counted(summary.scenarios, "scenario", "scenarios"))"
+    guard summary.fileErrors > 0 else { return checked + ": no problems." }
+    return checked
+      + ": \(counted(summary.fileErrors, "problem", "problems")) in \(counted(summary.failedFiles, "file", "files"))."
   }
 
   // MARK: - Lines

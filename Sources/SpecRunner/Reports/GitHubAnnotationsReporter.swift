@@ -60,12 +60,24 @@ public final class GitHubAnnotationsReporter: RunReporter {
     }
   }
 
-  public func runFinished(_ result: RunResult) throws {
-    let annotations = Self.annotations(of: result)
-    for annotation in annotations.prefix(Self.maximumAnnotations) {
+  /// The first ``maximumAnnotations`` annotations of the run, and how many came after them.
+  private var annotations: [Annotation] = []
+  private var more = 0
+
+  public func suiteFinished(_ suite: SuiteResult) {
+    for annotation in Self.annotations(of: suite) {
+      if annotations.count < Self.maximumAnnotations {
+        annotations.append(annotation)
+      } else {
+        more += 1
+      }
+    }
+  }
+
+  public func runFinished(_ summary: RunSummary) throws {
+    for annotation in annotations {
       sink(command(for: annotation))
     }
-    let more = annotations.count - Self.maximumAnnotations
     if more > 0 {
       sink(
         "\(more) more \(more == 1 ? "failure was" : "failures were") not annotated: "
@@ -81,23 +93,21 @@ public final class GitHubAnnotationsReporter: RunReporter {
     var message: String
   }
 
-  /// Every failure of the run, in report order: a file's errors, then its scenarios'.
-  private static func annotations(of result: RunResult) -> [Annotation] {
+  /// Every failure of a file, in report order: its errors, then its scenarios'.
+  private static func annotations(of suite: SuiteResult) -> [Annotation] {
     var annotations: [Annotation] = []
-    for suite in result.suites {
-      for error in suite.errors {
-        annotations.append(Annotation(location: error.location, title: "Spec file error", message: error.message))
+    for error in suite.errors {
+      annotations.append(Annotation(location: error.location, title: "Spec file error", message: error.message))
+    }
+    for scenario in suite.scenarios {
+      for failure in scenario.failures {
+        annotations.append(Annotation(location: failure.location, title: scenario.name, message: failure.message))
       }
-      for scenario in suite.scenarios {
-        for failure in scenario.failures {
-          annotations.append(Annotation(location: failure.location, title: scenario.name, message: failure.message))
-        }
-        if scenario.outcome == .error {
-          annotations.append(
-            Annotation(
-              location: scenario.location, title: scenario.name,
-              message: scenario.errorMessage ?? "The scenario did not finish."))
-        }
+      if scenario.outcome == .error {
+        annotations.append(
+          Annotation(
+            location: scenario.location, title: scenario.name,
+            message: scenario.errorMessage ?? "The scenario did not finish."))
       }
     }
     return annotations

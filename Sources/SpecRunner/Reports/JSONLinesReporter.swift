@@ -71,12 +71,12 @@ public final class JSONLinesReporter: RunReporter {
         skipReason: result.skipReason, errorMessage: result.errorMessage))
   }
 
-  public func runFinished(_ result: RunResult) throws {
+  public func runFinished(_ summary: RunSummary) throws {
     emit(
       Summary(
-        passed: result.passed, failed: result.failed, skipped: result.skipped,
-        fileErrors: result.fileErrors.count, interrupted: result.wasInterrupted,
-        duration: roundedSeconds(result.duration), exitStatus: result.exitStatus))
+        passed: summary.passed, failed: summary.failed, skipped: summary.skipped,
+        fileErrors: summary.fileErrors, interrupted: summary.wasInterrupted,
+        duration: roundedSeconds(summary.duration), exitStatus: summary.exitStatus))
   }
 
   private func emit<Event: Encodable>(_ event: Event) {

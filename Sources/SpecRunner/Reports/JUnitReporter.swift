@@ -31,7 +31,10 @@ import SpecYAML
 /// - The text holds no ANSI escape and no character XML 1.0 forbids (see ``XMLText``); it
 ///   validates against the `junit-10-file-line.xsd` schema of `Tests/Fixtures`.
 ///
-/// The file is written atomically, its parent directories created as needed.
+/// Each file's `testsuite` is made when the file's results are in (``suiteFinished(_:)``)
+/// and kept in a temporary file until the run ends, so a large run's report is never held
+/// in memory. The file is then written atomically, its parent directories created as
+/// needed.
 public final class JUnitReporter: RunReporter {
   /// Where the XML is written.
   public let path: String
@@ -59,51 +62,95 @@ public final class JUnitReporter: RunReporter {
     self.startDate = now()
   }
 
+  /// The `testsuite` elements so far, and their counts.
+  private var suites = SpoolFile()
+  private var total = Counts()
+  /// `startDate` as the file writes it.
+  private lazy var startTimestamp = Self.timestamp(startDate)
+
   public func runStarted(_ plan: RunPlan) {
     startDate = now()
+    startTimestamp = Self.timestamp(startDate)
+    suites = SpoolFile()
+    total = Counts()
   }
 
-  public func runFinished(_ result: RunResult) throws {
-    let url = URL(fileURLWithPath: path)
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(document(for: result).utf8).write(to: url, options: .atomic)
+  public func suiteFinished(_ suite: SuiteResult) {
+    let counts = Counts(suite)
+    total = total + counts
+    suites.append(element(for: suite, counts: counts, timestamp: startTimestamp))
+  }
+
+  /// Why the JUnit file could not be written.
+  public struct WriteError: Error, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot write the JUnit report to \(path): \(reason)" }
+  }
+
+  public func runFinished(_ summary: RunSummary) throws {
+    do {
+      var file = try AtomicFile(path: path)
+      do {
+        try file.write(opening(total, duration: summary.duration, timestamp: startTimestamp))
+        if total.files > 0 {
+          try suites.read { try file.write($0) }
+          try file.write(Self.closing)
+        }
+        try file.commit()
+      } catch {
+        file.discard()
+        throw error
+      }
+    } catch let failure as AtomicFile.Failure {
+      throw WriteError(path: path, reason: failure.reason)
+    } catch {
+      throw WriteError(path: path, reason: "\(error)")
+    }
   }
 
   // MARK: - The document
 
-  /// The whole XML file for `result`.
+  /// The whole XML file for `result`, as a run whose reporters were sent its suites writes it.
   func document(for result: RunResult) -> String {
     let timestamp = Self.timestamp(startDate)
-    var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     let counts = result.suites.map(Counts.init)
     let total = counts.reduce(Counts()) { $0 + $1 }
+    var xml = opening(total, duration: result.duration, timestamp: timestamp)
+    guard total.files > 0 else { return xml }
+    for (suite, counts) in zip(result.suites, counts) { xml += element(for: suite, counts: counts, timestamp: timestamp) }
+    return xml + Self.closing
+  }
+
+  /// The XML declaration and the `testsuites` element's start (the whole element when
+  /// there is no suite).
+  private func opening(_ total: Counts, duration: Double, timestamp: String) -> String {
+    var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     xml += "<testsuites"
     xml += attributes([
       ("name", "reducer-spec"), ("tests", "\(total.tests)"), ("failures", "\(total.failures)"),
       ("errors", "\(total.errors)"), ("skipped", "\(total.skipped)"),
-      ("time", formatSeconds(result.duration)), ("timestamp", timestamp),
+      ("time", formatSeconds(duration)), ("timestamp", timestamp),
     ])
-    guard !result.suites.isEmpty else { return xml + "/>\n" }
+    return xml + (total.files == 0 ? "/>\n" : ">\n")
+  }
+
+  private static let closing = "</testsuites>\n"
+
+  /// One file's `testsuite` element.
+  private func element(for suite: SuiteResult, counts: Counts, timestamp: String) -> String {
+    var xml = "  <testsuite"
+    xml += attributes([
+      ("name", suite.file), ("file", relative(suite.file)), ("tests", "\(counts.tests)"),
+      ("failures", "\(counts.failures)"), ("errors", "\(counts.errors)"),
+      ("skipped", "\(counts.skipped)"), ("time", formatSeconds(suite.duration)),
+      ("timestamp", timestamp),
+    ])
+    let cases = testCases(of: suite)
+    guard !cases.isEmpty else { return xml + "/>\n" }
     xml += ">\n"
-    for (suite, counts) in zip(result.suites, counts) {
-      xml += "  <testsuite"
-      xml += attributes([
-        ("name", suite.file), ("file", relative(suite.file)), ("tests", "\(counts.tests)"),
-        ("failures", "\(counts.failures)"), ("errors", "\(counts.errors)"),
-        ("skipped", "\(counts.skipped)"), ("time", formatSeconds(suite.duration)),
-        ("timestamp", timestamp),
-      ])
-      let cases = testCases(of: suite)
-      guard !cases.isEmpty else {
-        xml += "/>\n"
-        continue
-      }
-      xml += ">\n"
-      for testCase in cases { xml += testCase }
-      xml += "  </testsuite>\n"
-    }
-    return xml + "</testsuites>\n"
+    for testCase in cases { xml += testCase }
+    return xml + "  </testsuite>\n"
   }
 
   private func testCases(of suite: SuiteResult) -> [String] {
@@ -208,6 +255,7 @@ public final class JUnitReporter: RunReporter {
 extension JUnitReporter {
   /// The numbers a `testsuite` element carries.
   private struct Counts {
+    var files = 0
     var tests = 0
     var failures = 0
     var errors = 0
@@ -216,6 +264,7 @@ extension JUnitReporter {
     package init() {}
 
     package init(_ suite: SuiteResult) {
+      files = 1
       tests = suite.scenarios.count + (suite.errors.isEmpty ? 0 : 1)
       failures = suite.scenarios.count { $0.outcome == .failed }
       errors = suite.scenarios.count { $0.outcome == .error } + (suite.errors.isEmpty ? 0 : 1)
@@ -224,6 +273,7 @@ extension JUnitReporter {
 
     static func + (lhs: Counts, rhs: Counts) -> Counts {
       var sum = lhs
+      sum.files += rhs.files
       sum.tests += rhs.tests
       sum.failures += rhs.failures
       sum.errors += rhs.errors

@@ -32,11 +32,15 @@ public final class MultiReporter: RunReporter {
     for reporter in reporters { reporter.scenarioFinished(result) }
   }
 
-  public func runFinished(_ result: RunResult) throws {
+  public func suiteFinished(_ suite: SuiteResult) {
+    for reporter in reporters { reporter.suiteFinished(suite) }
+  }
+
+  public func runFinished(_ summary: RunSummary) throws {
     var firstError: (any Error)?
     for reporter in reporters {
       do {
-        try reporter.runFinished(result)
+        try reporter.runFinished(summary)
       } catch {
         if firstError == nil { firstError = error }
       }

@@ -159,6 +159,10 @@ public struct SuiteResult: Sendable, Hashable, Codable {
 }
 
 /// Everything a run did: its files in order, each with its scenarios in order.
+///
+/// What `reducer-spec check` and the library's own callers gather; a run of the command
+/// keeps no such list (its reporters take each file's results as they arrive, see
+/// ``RunReporter``), so that its memory does not grow with the suite.
 public struct RunResult: Sendable, Hashable, Codable {
   public var suites: [SuiteResult]
   /// Wall-clock seconds from the start of the run to its end.
@@ -176,24 +180,67 @@ public struct RunResult: Sendable, Hashable, Codable {
   public var scenarios: [ScenarioResult] { suites.flatMap(\.scenarios) }
   public var fileErrors: [SpecFileError] { suites.flatMap(\.errors) }
 
-  public var passed: Int { count { $0 == .passed } }
-  /// Scenarios that failed or could not finish.
-  public var failed: Int { count { $0 == .failed || $0 == .error } }
-  public var skipped: Int { count { $0 == .skipped } }
+  /// The counts of every suite, what a reporter's ``RunReporter/runFinished(_:)`` receives.
+  public var summary: RunSummary {
+    var summary = RunSummary(duration: duration, wasInterrupted: wasInterrupted)
+    for suite in suites.indices { summary.add(suites[suite]) }
+    return summary
+  }
 
-  /// Counts in place, without gathering the scenarios into one array first.
-  private func count(_ isCounted: (ScenarioResult.Outcome) -> Bool) -> Int {
+  public var passed: Int { summary.passed }
+  /// Scenarios that failed or could not finish.
+  public var failed: Int { summary.failed }
+  public var skipped: Int { summary.skipped }
+  /// 0 when every scenario passed or was skipped and every file could run; 1 otherwise.
+  public var exitStatus: Int32 { summary.exitStatus }
+  /// The last line of the console report: `3 passed, 1 failed, 0 skipped`.
+  public var summaryLine: String { summary.summaryLine }
+}
+
+/// How a run ended, in numbers: what reporters print and the exit status, without the
+/// results themselves. Counted suite by suite as the run goes (``add(_:)``).
+public struct RunSummary: Sendable, Hashable, Codable {
+  /// Files reported: those with a result or an error.
+  public var files = 0
+  /// Files that could not run (with at least one error).
+  public var failedFiles = 0
+  /// Every file error (a file may have several).
+  public var fileErrors = 0
+  /// Scenario results reported, whatever their outcome.
+  public var scenarios = 0
+  public var passed = 0
+  /// Scenarios that failed or could not finish.
+  public var failed = 0
+  public var skipped = 0
+  /// Wall-clock seconds from the start of the run to its end.
+  public var duration: Double
+  /// `true` when the run stopped early (Ctrl-C, or `--fail-fast` after a failure).
+  public var wasInterrupted: Bool
+
+  public init(duration: Double = 0, wasInterrupted: Bool = false) {
+    self.duration = duration
+    self.wasInterrupted = wasInterrupted
+  }
+
+  /// Counts one file's results.
+  public mutating func add(_ suite: SuiteResult) {
+    files += 1
+    fileErrors += suite.errors.count
+    if !suite.errors.isEmpty { failedFiles += 1 }
     // By index: iterating would copy every result (a large struct) to read its outcome.
-    var total = 0
-    for suite in suites.indices {
-      let scenarios = suites[suite].scenarios
-      for index in scenarios.indices where isCounted(scenarios[index].outcome) { total += 1 }
+    let results = suite.scenarios
+    scenarios += results.count
+    for index in results.indices {
+      switch results[index].outcome {
+      case .passed: passed += 1
+      case .failed, .error: failed += 1
+      case .skipped: skipped += 1
+      }
     }
-    return total
   }
 
   /// 0 when every scenario passed or was skipped and every file could run; 1 otherwise.
-  public var exitStatus: Int32 { failed == 0 && fileErrors.isEmpty && !wasInterrupted ? 0 : 1 }
+  public var exitStatus: Int32 { failed == 0 && fileErrors == 0 && !wasInterrupted ? 0 : 1 }
 
   /// The last line of the console report: `3 passed, 1 failed, 0 skipped`.
   public var summaryLine: String { "\(passed) passed, \(failed) failed, \(skipped) skipped" }
