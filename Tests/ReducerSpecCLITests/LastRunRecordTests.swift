@@ -128,31 +128,63 @@ import Testing
         SpecFileError(file: "specs/new.yaml", location: FileLocation(file: "specs/new.yaml", line: 1, column: 1), message: "bad")
       ]),
     ])
+    try record.write(to: path)
     var warnings: [String] = []
-    let recorder = LastRunRecorder(path: path, previous: { record }, directory: "/repo") { warnings.append($0) }
+    let recorder = LastRunRecorder(path: path, directory: "/repo") { warnings.append($0) }
     for suite in run.suites { recorder.report(suite) }
     try recorder.runFinished(run.summary)
     #expect(warnings == [])
-    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == record.merging(run).encoded())
+    let merged = try record.merging(run)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == merged.encoded())
     // A record of thousands of scenarios goes out in pieces, and reads back whole.
-    var large = LastRunRecord.Ran()
+    let large = LastRunRecord.Ran()
     large.add(
       SuiteResult(
         file: "specs/large.yaml",
         scenarios: (0..<3000).map { result("specs/large.yaml", $0, "Scenario \($0) of a large file", .passed) }),
       name: "specs/large.yaml")
-    try record.write(merging: large, to: path)
-    #expect(try LastRunRecord.load(path: path) == record.merging(large))
+    try LastRunRecord.write(merging: large, into: path)
+    #expect(try LastRunRecord.load(path: path) == merged.merging(large))
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".reducer-spec").path).sorted()
         == [".gitignore", "last-run.json"])
+  }
+
+  @Test func aRecordNotAsWrittenIsMergedWholeAndAnUnreadableOneIsReplaced() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent("last-run.json").path
+    let ran = LastRunRecord.Ran()
+    ran.add(
+      SuiteResult(file: "specs/counter.yaml", scenarios: [result("specs/counter.yaml", 1, "Decrementing stops at zero", .passed)]),
+      name: "specs/counter.yaml")
+    let expected = try record.merging(ran)
+    let entries = record.scenarios.map { #"{"file":"\#($0.file)","scenario":\#($0.scenario),\#($0.row.map { "\"row\":\($0)," } ?? "")"name":"\#($0.name)","outcome":"\#($0.outcome.rawValue)"}"# }
+    let texts = [
+      // JSON of the format, but not as the record writes it.
+      #"{"version":1,"scenarios":[\#(entries.joined(separator: ","))],"fileErrors":["specs/broken.yaml"]}"#,
+      // As written, but its entries out of order: the search's before the counter's.
+      String(decoding: LastRunRecord(scenarios: record.scenarios.reversed(), fileErrors: record.fileErrors).encoded(), as: UTF8.self),
+    ]
+    for text in texts {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+      try LastRunRecord.write(merging: ran, into: path)
+      #expect(try LastRunRecord.load(path: path) == expected, "\(text)")
+    }
+    // Cut short: it cannot be read, and what the run did replaces it.
+    let written = record.encoded()
+    try written.prefix(written.count - 40).write(to: URL(fileURLWithPath: path))
+    try LastRunRecord.write(merging: ran, into: path)
+    #expect(try LastRunRecord.load(path: path) == LastRunRecord().merging(ran))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [".gitignore", "last-run.json"])
   }
 
   @Test func aRecordThatCannotBeWrittenIsAWarning() throws {
     let file = try TemporaryFile([], name: "a-file")
     let path = file.path + "/.reducer-spec/last-run.json"
     var warnings: [String] = []
-    let recorder = LastRunRecorder(path: path, previous: { nil }, directory: "/repo") { warnings.append($0) }
+    let recorder = LastRunRecorder(path: path, directory: "/repo") { warnings.append($0) }
     recorder.report(SuiteResult(file: "a.yaml", scenarios: [result("a.yaml", 0, "A", .passed)]))
     try recorder.runFinished(RunSummary())
     #expect(
@@ -161,17 +193,17 @@ import Testing
       ])
   }
 
-  @Test func aRunReplacesTheEntriesOfWhatItRanAndKeepsTheOthers() {
+  @Test func aRunReplacesTheEntriesOfWhatItRanAndKeepsTheOthers() throws {
     let run = runResult([
       SuiteResult(file: "specs/counter.yaml", scenarios: [result("specs/counter.yaml", 1, "Decrementing stops at zero", .passed)])
     ])
-    let merged = record.merging(run)
+    let merged = try record.merging(run)
     #expect(merged.scenarios.map(\.outcome) == [.passed, .passed, .error])
     #expect(merged.fileErrors == ["specs/broken.yaml"])
     #expect(merged.hasFailures)
 
     // The broken file reads now, and the search passes: nothing failed.
-    let fixed = merged.merging(
+    let fixed = try merged.merging(
       runResult([
         SuiteResult(file: "specs/broken.yaml", scenarios: [result("specs/broken.yaml", 0, "Now it reads", .skipped)]),
         SuiteResult(file: "specs/search.yaml", scenarios: [result("specs/search.yaml", 0, "Searching for swift", .passed, row: 1)]),
@@ -181,37 +213,37 @@ import Testing
     #expect(fixed.scenarios.map(\.file) == ["specs/broken.yaml", "specs/counter.yaml", "specs/counter.yaml", "specs/search.yaml"])
   }
 
-  @Test func aScenarioThatMovedOrWasRenamedIsListedOnce() {
+  @Test func aScenarioThatMovedOrWasRenamedIsListedOnce() throws {
     // A scenario was inserted before "Decrementing stops at zero", which is now index 2.
-    let moved = record.merging(runResult([
+    let moved = try record.merging(runResult([
       SuiteResult(file: "specs/counter.yaml", scenarios: [
         result("specs/counter.yaml", 2, "Decrementing stops at zero", .passed)
       ])
     ]))
     #expect(moved.scenarios.filter { $0.file == "specs/counter.yaml" }.map(\.scenario) == [0, 2])
     // The first scenario was renamed in place.
-    let renamed = record.merging(runResult([
+    let renamed = try record.merging(runResult([
       SuiteResult(file: "specs/counter.yaml", scenarios: [result("specs/counter.yaml", 0, "Counting up", .failed)])
     ]))
     #expect(renamed.scenarios.filter { $0.file == "specs/counter.yaml" }.map(\.name) == ["Counting up", "Decrementing stops at zero"])
   }
 
-  @Test func aFileThatCannotRunReplacesTheEntriesOfItsScenarios() {
+  @Test func aFileThatCannotRunReplacesTheEntriesOfItsScenarios() throws {
     let run = runResult([
       SuiteResult(file: "specs/counter.yaml", errors: [
         SpecFileError(file: "specs/counter.yaml", location: FileLocation(file: "specs/counter.yaml", line: 1, column: 1), message: "bad")
       ])
     ])
-    let merged = record.merging(run)
+    let merged = try record.merging(run)
     #expect(merged.fileErrors == ["specs/broken.yaml", "specs/counter.yaml"])
     #expect(merged.scenarios.map(\.file) == ["specs/search.yaml"])
   }
 
-  @Test func filesAreNamedRelativeToTheCurrentDirectory() {
+  @Test func filesAreNamedRelativeToTheCurrentDirectory() throws {
     #expect(LastRunRecord.fileName("./specs/a.yaml", in: "/repo") == "specs/a.yaml")
     #expect(LastRunRecord.fileName("/repo/specs/a.yaml", in: "/repo") == "specs/a.yaml")
     #expect(LastRunRecord.fileName("../other/a.yaml", in: "/repo") == "/other/a.yaml")
-    let merged = LastRunRecord().merging(
+    let merged = try LastRunRecord().merging(
       runResult([SuiteResult(file: "./specs/a.yaml", scenarios: [result("./specs/a.yaml", 0, "A", .failed)])])
     ) { LastRunRecord.fileName($0, in: "/repo") }
     #expect(merged.scenarios.map(\.file) == ["specs/a.yaml"])

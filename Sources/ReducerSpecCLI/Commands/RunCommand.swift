@@ -50,7 +50,6 @@ struct RunCommand: Subcommand {
   func run(in context: CommandContext) async throws -> Int32 {
     var settings = try RunSettings(options: self, environment: context.environment)
     var previous: LastRunRecord?
-    var readAhead: RecordReadAhead?
     if settings.rerunFailed {
       do {
         previous = try LastRunRecord.load()
@@ -58,10 +57,6 @@ struct RunCommand: Subcommand {
         context.errorOutput("reducer-spec: error: \(error); run without --rerun-failed to write a new record\n")
         return 1
       }
-    } else if settings.writesRecord && !settings.list {
-      // Only merged into when the run ends: read while the run starts. A run without
-      // --rerun-failed replaces a record it cannot read.
-      readAhead = RecordReadAhead()
     }
     if settings.rerunFailed {
       switch Self.rerun(previous, files: settings.files) {
@@ -82,18 +77,15 @@ struct RunCommand: Subcommand {
     let worker = WorkerPool.Configuration(
       executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
       timeout: settings.timeout, stopAfterFailure: settings.failFast)
-    let firstRecord: () -> LastRunRecord? = { [previous] in readAhead?.value ?? previous }
-    var isFirstRun = true
     /// A run with its own reporters (`--watch` makes one for each of its runs).
     func makeRun() -> SpecRun {
       var reporters = makeReporters(
         settings, environment: context.environment, isTerminal: context.isTerminal, standardOutput: output.append)
       if settings.writesRecord {
-        // A watch's later runs merge into the record that the runs before them wrote.
-        let base: () -> LastRunRecord? = isFirstRun ? firstRecord : { (try? LastRunRecord.load()) ?? nil }
-        isFirstRun = false
+        // Merged into the record as it is when the run ends (for a watch's later runs, the
+        // record that the runs before them wrote).
         reporters.append(
-          LastRunRecorder(previous: base) { line in
+          LastRunRecorder { line in
             output.flush()
             context.errorOutput(line + "\n")
           })

@@ -67,65 +67,128 @@ struct LastRunRecord: Hashable, Codable, Sendable {
 
   // MARK: - Merging
 
-  /// What a run did, gathered file by file as its results arrive: what
-  /// ``merging(_:)`` puts into the record.
-  struct Ran {
-    /// The scenarios that ran, by file (named as the record names it), in the order they ran.
-    var entries: [String: [Entry]] = [:]
+  /// What a run did, gathered file by file as its results arrive: what the record is
+  /// updated with. The entries wait in a temporary file (``SpoolFile``); in memory, only
+  /// where each file's entries are.
+  final class Ran {
+    private let spool = SpoolFile()
+    /// Where each file's entries are in the spool, by file (named as the record names it).
+    private var ranges: [String: [Range<Int>]] = [:]
     /// The files that could not run, named as the record names them.
-    var erroredFiles: Set<String> = []
+    private(set) var erroredFiles: Set<String> = []
 
     /// Adds a file's results, naming it `name` (see ``LastRunRecord/fileName(_:in:)``).
-    mutating func add(_ suite: SuiteResult, name: String) {
+    func add(_ suite: SuiteResult, name: String) {
       if !suite.scenarios.isEmpty {
-        entries[name, default: []].append(
-          contentsOf: suite.scenarios.map {
-            var entry = Entry($0)
-            entry.file = name
-            return entry
-          })
+        var json = JSONWriter()
+        for scenario in suite.scenarios {
+          var entry = Entry(scenario)
+          entry.file = name
+          entry.write(to: &json)
+          json.raw("\n")
+        }
+        let start = spool.count
+        spool.append(bytes: json.bytes)
+        ranges[name, default: []].append(start..<spool.count)
       }
       if !suite.errors.isEmpty { erroredFiles.insert(name) }
     }
+
+    /// The files with an entry, in path order.
+    var files: [String] { ranges.keys.sorted() }
+
+    func hasEntries(of file: String) -> Bool { ranges[file] != nil }
+
+    /// The entries of `file`, in the order they ran.
+    func entries(of file: String) throws -> [Entry] {
+      var entries: [Entry] = []
+      for range in ranges[file] ?? [] {
+        let bytes = try spool.read(range)
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+          var json = JSONCursor(Array(line))
+          guard let entry = Entry.read(&json) else { throw Unreadable(path: "the run's own entries", reason: "they were changed") }
+          entries.append(entry)
+        }
+      }
+      return entries
+    }
   }
+
+  /// The previous record's entries came out of file order: it is read whole and sorted.
+  private struct OutOfOrder: Error {}
 
   /// This record updated with what `result` did, its files named by `name` (see
   /// ``LastRunRecord/fileName(_:in:)``).
-  func merging(_ result: RunResult, name: (String) -> String = { $0 }) -> LastRunRecord {
-    var ran = Ran()
+  func merging(_ result: RunResult, name: (String) -> String = { $0 }) throws -> LastRunRecord {
+    let ran = Ran()
     for suite in result.suites { ran.add(suite, name: name(suite.file)) }
-    return merging(ran)
+    return try merging(ran)
   }
 
   /// This record updated with what a run did.
-  func merging(_ ran: Ran) -> LastRunRecord {
+  func merging(_ ran: Ran) throws -> LastRunRecord {
     var merged = LastRunRecord()
-    merged.fileErrors = merge(ran) { merged.scenarios.append($0) }
+    var entries = scenarios.sorted { $0.id < $1.id }.makeIterator()
+    merged.fileErrors = try Self.merge(
+      ran, previous: { entries.next() }, previousFileErrors: { fileErrors }, each: { merged.scenarios.append($0) })
     return merged
   }
 
-  /// This record updated with what a run did, an entry at a time in file and scenario
-  /// order, without gathering them: `each` receives every entry, and the files that could
-  /// not run are returned (in path order). One file's entries are held at a time.
+  /// A record updated with what a run did, an entry at a time, without gathering either:
+  /// `previous` gives the record's entries in file and scenario order (`nil` after the
+  /// last), then `previousFileErrors` its files that could not run (`nil`: the record
+  /// turned out unreadable). `each` receives every entry of the updated record in order;
+  /// the updated list of files that could not run is returned. One file's entries are held
+  /// at a time.
   ///
   /// The scenarios that ran replace the entries of their place or their name in their
   /// file; a file that could not run loses its entries; the other entries stay.
-  func merge(_ ran: Ran, each: (Entry) throws -> Void) rethrows -> [String] {
-    var kept: [String: [Int]] = [:]
-    for index in scenarios.indices { kept[scenarios[index].file, default: []].append(index) }
-    for file in Set(kept.keys).union(ran.entries.keys).sorted() {
-      let ranHere = ran.entries[file] ?? []
+  private static func merge(
+    _ ran: Ran, previous: () -> Entry?, previousFileErrors: () -> [String]?, each: (Entry) throws -> Void
+  ) throws -> [String] {
+    var pending = previous()
+    var lastFile: String?
+    /// The previous record's next file and its entries.
+    func nextGroup() throws -> (file: String, entries: [Entry])? {
+      guard let first = pending else { return nil }
+      if let lastFile, !(lastFile < first.file) { throw OutOfOrder() }
+      var group = [first]
+      pending = previous()
+      while let next = pending, next.file == first.file {
+        group.append(next)
+        pending = previous()
+      }
+      lastFile = first.file
+      return (first.file, group)
+    }
+    let ranFiles = ran.files
+    var nextRan = 0
+    var group = try nextGroup()
+    while group != nil || nextRan < ranFiles.count {
+      let file: String
+      var previousEntries: [Entry] = []
+      if let current = group, nextRan == ranFiles.count || current.file <= ranFiles[nextRan] {
+        file = current.file
+        previousEntries = current.entries
+        group = try nextGroup()
+        if nextRan < ranFiles.count && ranFiles[nextRan] == file { nextRan += 1 }
+      } else {
+        file = ranFiles[nextRan]
+        nextRan += 1
+      }
+      let ranHere = try ran.entries(of: file)
       var entries: [Entry] = []
-      if !ran.erroredFiles.contains(file), let indices = kept[file] {
+      if !ran.erroredFiles.contains(file) {
         let ids = Set(ranHere.map(\.id))
         let names = Set(ranHere.map(\.name))
-        entries = indices.map { scenarios[$0] }.filter { !ids.contains($0.id) && !names.contains($0.name) }
+        entries = previousEntries.filter { !ids.contains($0.id) && !names.contains($0.name) }
       }
       entries += ranHere
       entries.sort { $0.id < $1.id }
       for entry in entries { try each(entry) }
     }
-    let keptFiles = fileErrors.filter { ran.entries[$0] == nil }
+    guard let previousErrors = previousFileErrors() else { throw OutOfOrder() }
+    let keptFiles = previousErrors.filter { !ran.hasEntries(of: $0) }
     return Set(keptFiles).union(ran.erroredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
@@ -180,20 +243,9 @@ struct LastRunRecord: Hashable, Codable, Sendable {
     }
 
     mutating func add(_ entry: Entry) {
-      json.raw(isFirst ? "\n    {\"file\": " : ",\n    {\"file\": ")
+      json.raw(isFirst ? "\n    " : ",\n    ")
       isFirst = false
-      json.string(entry.file)
-      json.raw(", \"scenario\": ")
-      json.int(entry.scenario)
-      if let row = entry.row {
-        json.raw(", \"row\": ")
-        json.int(row)
-      }
-      json.raw(", \"name\": ")
-      json.string(entry.name)
-      json.raw(", \"outcome\": ")
-      json.string(entry.outcome.rawValue)
-      json.raw("}")
+      entry.write(to: &json)
       if json.bytes.count >= 1 << 16 { flush() }
     }
 
@@ -242,49 +294,34 @@ struct LastRunRecord: Hashable, Codable, Sendable {
     }
   }
 
-  /// Reads a record exactly as ``encoded()`` writes it, by hand; `nil` for any other text,
-  /// which `JSONDecoder` then reads (or says what is wrong with). JSONDecoder took 13 ms for
-  /// the record of 5,000 scenarios, and every run reads the record.
+  /// Reads a record exactly as ``encoded()`` writes it, by hand (``RecordLineReader``);
+  /// `nil` for any other text, which `JSONDecoder` then reads (or says what is wrong with).
+  /// JSONDecoder took 13 ms for the record of 5,000 scenarios.
   static func decodeWritten(_ bytes: [UInt8]) -> LastRunRecord? {
-    var json = JSONCursor(bytes)
-    guard json.take("{\n  \"version\": "), json.int() == Self.version, json.take(",\n  \"scenarios\": [") else {
-      return nil
-    }
+    var reader = RecordLineReader(bytes: bytes)
+    return read(&reader)
+  }
+
+  /// The whole record that `reader` reads; `nil` when it is not as written.
+  private static func read(_ reader: inout RecordLineReader) -> LastRunRecord? {
     var record = LastRunRecord()
-    if !json.take("]") {
-      repeat {
-        guard json.take("\n    {\"file\": "), var file = json.string(), json.take(", \"scenario\": "),
-          let scenario = json.int()
-        else { return nil }
-        // A file's entries follow each other: they share one copy of its name.
-        if let last = record.scenarios.last?.file, last == file { file = last }
-        var row: Int?
-        if json.take(", \"row\": ") {
-          guard let value = json.int() else { return nil }
-          row = value
-        }
-        guard json.take(", \"name\": "), let name = json.string(), json.take(", \"outcome\": "),
-          let outcome = json.string().flatMap(ScenarioResult.Outcome.init(rawValue:)), json.take("}")
-        else { return nil }
-        record.scenarios.append(Entry(file: file, scenario: scenario, row: row, name: name, outcome: outcome))
-      } while json.take(",")
-      guard json.take("\n  ]") else { return nil }
+    while var entry = reader.nextEntry() {
+      // A file's entries follow each other: they share one copy of its name.
+      if let last = record.scenarios.last?.file, last == entry.file { entry.file = last }
+      record.scenarios.append(entry)
     }
-    guard json.take(",\n  \"fileErrors\": [") else { return nil }
-    if !json.take("]") {
-      repeat {
-        guard json.take("\n    "), let file = json.string() else { return nil }
-        record.fileErrors.append(file)
-      } while json.take(",")
-      guard json.take("\n  ]") else { return nil }
-    }
-    guard json.take("\n}\n"), json.isAtEnd else { return nil }
+    guard let files = reader.fileErrors() else { return nil }
+    record.fileErrors = files
     return record
   }
 
   /// Reads the record at `path`: `nil` when there is none.
   static func load(path: String = Self.path, fileManager: FileManager = .default) throws(Unreadable) -> LastRunRecord? {
     guard fileManager.fileExists(atPath: path) else { return nil }
+    if var reader = RecordLineReader(path: path) {
+      defer { reader.close() }
+      if let record = read(&reader) { return record }
+    }
     guard let data = fileManager.contents(atPath: path) else {
       throw Unreadable(path: path, reason: "it cannot be opened")
     }
@@ -300,10 +337,28 @@ struct LastRunRecord: Hashable, Codable, Sendable {
     }
   }
 
-  /// Writes this record updated with what a run did to `path`, as ``write(to:)`` does, an
-  /// entry at a time: the merged record is never held whole.
-  func write(merging ran: Ran, to path: String = Self.path) throws {
-    try Self.write(to: path) { text in try merge(ran) { text.add($0) } }
+  /// Updates the record at `path` with what a run did, as ``write(to:)`` writes a record,
+  /// an entry at a time: neither the record nor the run's entries are held whole. A record
+  /// that is not as this type writes it is read whole (and one that cannot be read is
+  /// replaced).
+  static func write(merging ran: Ran, into path: String = Self.path) throws {
+    guard var reader = RecordLineReader(path: path) else {
+      // No record (or one that cannot be opened, and so cannot be read): the run's own.
+      try write(to: path) { text in try merge(ran, previous: { nil }, previousFileErrors: { [] }) { text.add($0) } }
+      return
+    }
+    defer { reader.close() }
+    do {
+      try write(to: path) { text in
+        try merge(ran, previous: { reader.nextEntry() }, previousFileErrors: { reader.fileErrors() }) { text.add($0) }
+      }
+      return
+    } catch is OutOfOrder {
+      // Not as this type writes it: read whole, below.
+    }
+    let previous = ((try? load(path: path)) ?? nil) ?? LastRunRecord()
+    let merged = try previous.merging(ran)
+    try merged.write(to: path)
   }
 
   /// Writes the text that `entries` makes (it adds the entries and returns the file errors)

@@ -1,18 +1,16 @@
 import Foundation
 import SpecRunner
 
-/// The reporter that keeps `.reducer-spec/last-run.json` (``LastRunRecord``): it takes each
-/// file's outcomes as the file finishes (a few bytes a scenario), and when the run ends, also
-/// when it was interrupted or stopped by `--fail-fast`, merges them into the record it found
-/// and writes the record back atomically.
+/// The reporter that keeps `.reducer-spec/last-run.json` (``LastRunRecord``): it puts each
+/// file's outcomes aside as the file finishes (in a temporary file), and when the run ends,
+/// also when it was interrupted or stopped by `--fail-fast`, merges them into the record it
+/// finds, a file at a time, and writes the record back atomically. Neither the record nor
+/// the run's outcomes are held whole, however large the suite.
 ///
-/// A record that cannot be written does not fail the run: ``warn`` says why, and the run's
-/// exit status stays what its scenarios made it.
+/// A record that cannot be read is replaced. One that cannot be written does not fail the
+/// run: ``warn`` says why, and the run's exit status stays what its scenarios made it.
 final class LastRunRecorder: RunReporter {
   let path: String
-  /// The record the run started from; `nil` when there was none, or it could not be read
-  /// (then the run's results replace it). Asked for when the run ends.
-  let previous: () -> LastRunRecord?
   /// Writes a line on standard error.
   let warn: (String) -> Void
 
@@ -20,12 +18,11 @@ final class LastRunRecorder: RunReporter {
   let directory: String
 
   init(
-    path: String = LastRunRecord.path, previous: @escaping () -> LastRunRecord?,
-    directory: String = FileManager.default.currentDirectoryPath, warn: @escaping (String) -> Void
+    path: String = LastRunRecord.path, directory: String = FileManager.default.currentDirectoryPath,
+    warn: @escaping (String) -> Void
   ) {
     self.path = path
     self.directory = directory
-    self.previous = previous
     self.warn = warn
   }
 
@@ -37,36 +34,11 @@ final class LastRunRecorder: RunReporter {
   }
 
   func runFinished(_ summary: RunSummary) throws {
-    let record = previous() ?? LastRunRecord()
     defer { ran = LastRunRecord.Ran() }
     do {
-      try record.write(merging: ran, to: path)
+      try LastRunRecord.write(merging: ran, into: path)
     } catch {
       warn("reducer-spec: warning: could not write the record of this run to \(path): \(error)")
     }
-  }
-}
-
-/// The last run's record, read on another thread while the run starts its workers: decoding
-/// the record of a large suite (0.7 MB for 5,000 scenarios) took 13 ms, which the first
-/// result waited for. A record that cannot be read is `nil`, as for a run that replaces it.
-final class RecordReadAhead: @unchecked Sendable {
-  // `record` is written by the reading thread before `done` is signalled, and read only
-  // after waiting for it.
-  private let done = DispatchSemaphore(value: 0)
-  private var record: LastRunRecord?
-
-  init(path: String = LastRunRecord.path) {
-    Thread.detachNewThread { [self] in
-      record = (try? LastRunRecord.load(path: path)) ?? nil
-      done.signal()
-    }
-  }
-
-  /// The record, once it is read.
-  var value: LastRunRecord? {
-    done.wait()
-    defer { done.signal() }
-    return record
   }
 }
