@@ -80,15 +80,20 @@ struct LastRunRecord: Hashable, Codable, Sendable {
     /// Adds a file's results, naming it `name` (see ``LastRunRecord/fileName(_:in:)``).
     func add(_ suite: SuiteResult, name: String) {
       if !suite.scenarios.isEmpty {
-        var json = JSONWriter()
-        for scenario in suite.scenarios {
-          var entry = Entry(scenario)
-          entry.file = name
-          entry.write(to: &json)
-          json.raw("\n")
+        // Each entry without its file: its index, its row (or -1), its outcome, and its
+        // name's length and bytes.
+        var bytes: [UInt8] = []
+        for index in suite.scenarios.indices {
+          let scenario = suite.scenarios[index]
+          Self.append(scenario.id.scenario, to: &bytes)
+          Self.append(scenario.id.row ?? -1, to: &bytes)
+          bytes.append(Self.outcomes.firstIndex(of: scenario.outcome).map(UInt8.init) ?? 0)
+          let name = scenario.name.utf8
+          Self.append(name.count, to: &bytes)
+          bytes.append(contentsOf: name)
         }
         let start = spool.count
-        spool.append(bytes: json.bytes)
+        spool.append(bytes: bytes)
         ranges[name, default: []].append(start..<spool.count)
       }
       if !suite.errors.isEmpty { erroredFiles.insert(name) }
@@ -104,13 +109,29 @@ struct LastRunRecord: Hashable, Codable, Sendable {
       var entries: [Entry] = []
       for range in ranges[file] ?? [] {
         let bytes = try spool.read(range)
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-          var json = JSONCursor(Array(line))
-          guard let entry = Entry.read(&json) else { throw Unreadable(path: "the run's own entries", reason: "they were changed") }
-          entries.append(entry)
+        var position = 0
+        func int() -> Int {
+          defer { position += 8 }
+          return Int(Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: Int64.self) }))
+        }
+        while position < bytes.count {
+          let scenario = int()
+          let row = int()
+          let outcome = Self.outcomes[Int(bytes[position])]
+          position += 1
+          let count = int()
+          let name = String(decoding: bytes[position..<position + count], as: UTF8.self)
+          position += count
+          entries.append(Entry(file: file, scenario: scenario, row: row < 0 ? nil : row, name: name, outcome: outcome))
         }
       }
       return entries
+    }
+
+    private static let outcomes: [ScenarioResult.Outcome] = [.passed, .failed, .skipped, .error]
+
+    private static func append(_ value: Int, to bytes: inout [UInt8]) {
+      withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) }
     }
   }
 
@@ -243,7 +264,7 @@ struct LastRunRecord: Hashable, Codable, Sendable {
     }
 
     mutating func add(_ entry: Entry) {
-      json.raw(isFirst ? "\n    " : ",\n    ")
+      if isFirst { json.literal("\n    ") } else { json.literal(",\n    ") }
       isFirst = false
       entry.write(to: &json)
       if json.bytes.count >= 1 << 16 { flush() }
@@ -305,11 +326,7 @@ struct LastRunRecord: Hashable, Codable, Sendable {
   /// The whole record that `reader` reads; `nil` when it is not as written.
   private static func read(_ reader: inout RecordLineReader) -> LastRunRecord? {
     var record = LastRunRecord()
-    while var entry = reader.nextEntry() {
-      // A file's entries follow each other: they share one copy of its name.
-      if let last = record.scenarios.last?.file, last == entry.file { entry.file = last }
-      record.scenarios.append(entry)
-    }
+    while let entry = reader.nextEntry() { record.scenarios.append(entry) }
     guard let files = reader.fileErrors() else { return nil }
     record.fileErrors = files
     return record

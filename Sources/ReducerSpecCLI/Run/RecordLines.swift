@@ -7,19 +7,19 @@ import SpecRunner
 extension LastRunRecord.Entry {
   /// `{"file": "specs/a.yaml", "scenario": 0, "row": 1, "name": "…", "outcome": "passed"}`.
   func write(to json: inout JSONWriter) {
-    json.raw("{\"file\": ")
+    json.literal("{\"file\": ")
     json.string(file)
-    json.raw(", \"scenario\": ")
+    json.literal(", \"scenario\": ")
     json.int(scenario)
     if let row {
-      json.raw(", \"row\": ")
+      json.literal(", \"row\": ")
       json.int(row)
     }
-    json.raw(", \"name\": ")
+    json.literal(", \"name\": ")
     json.string(name)
-    json.raw(", \"outcome\": ")
+    json.literal(", \"outcome\": ")
     json.string(outcome.rawValue)
-    json.raw("}")
+    json.literal("}")
   }
 
   /// Reads what ``write(to:)`` writes; `nil` for anything else.
@@ -88,11 +88,18 @@ struct RecordLineReader {
       startFileErrors()
       return nil
     }
-    var json = JSONCursor(Array(line))
-    guard json.take("    "), let entry = LastRunRecord.Entry.read(&json), json.take(",") || json.isAtEnd, json.isAtEnd
-    else { return fail() }
+    var json = JSONCursor(bytes, from: line.startIndex)
+    guard json.take("    "), var entry = LastRunRecord.Entry.read(&json) else { return fail() }
+    _ = json.take(",")
+    guard json.offset == line.endIndex else { return fail() }
+    // A file's entries follow each other: they share one copy of its name.
+    if let lastFile, lastFile == entry.file { entry.file = lastFile }
+    lastFile = entry.file
     return entry
   }
+
+  /// The file of the last entry read.
+  private var lastFile: String?
 
   /// The files that could not run, after the last entry; `nil` when the text is broken.
   mutating func fileErrors() -> [String]? {
@@ -101,8 +108,10 @@ struct RecordLineReader {
     var files: [String] = []
     if isListed {
       while let line = nextLine(), !line.elementsEqual("  ]".utf8) {
-        var json = JSONCursor(Array(line))
-        guard json.take("    "), let file = json.string(), json.take(",") || json.isAtEnd, json.isAtEnd else {
+        var json = JSONCursor(bytes, from: line.startIndex)
+        guard json.take("    "), let file = json.string(), json.take(",") || json.offset == line.endIndex,
+          json.offset == line.endIndex
+        else {
           isBroken = true
           return nil
         }

@@ -13,9 +13,23 @@ struct JSONWriter {
 
   mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
+  /// A fixed piece of text, copied from the binary as it is (cheaper than ``raw(_:)``, which
+  /// goes through a `String`).
+  mutating func literal(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+
   mutating func byte(_ byte: UInt8) { bytes.append(byte) }
 
-  mutating func int(_ value: Int) { raw(String(value)) }
+  /// Its digits, written in place: `String(value)` costs an allocation.
+  mutating func int(_ value: Int) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    let start = bytes.count
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+      magnitude /= 10
+    } while magnitude > 0
+    bytes[start...].reverse()
+  }
 
   /// A number that JSONEncoder would write the same way: integral values without a
   /// fraction. `nil` for a value JSON cannot hold (infinite, NaN).
@@ -97,7 +111,16 @@ struct JSONCursor {
 
   init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+  /// Reads `bytes` from `position` on (a line of a larger text, without copying it).
+  init(_ bytes: [UInt8], from position: Int) {
+    self.bytes = bytes
+    self.position = position
+  }
+
   var isAtEnd: Bool { position == bytes.count }
+
+  /// Where the next byte to read is.
+  var offset: Int { position }
 
   /// `true` or `false`.
   mutating func bool() -> Bool? {
