@@ -187,6 +187,24 @@ import Testing
     #expect(roundTrip(WorkerMessage.plan(elsewhere)) == #"["plan",["a.yaml","Counter",[[0,null,1,1,"x",[],"a.yaml","b.yaml"]],[]]]"#)
   }
 
+  @Test func integersAreWrittenAsJSONAndReadBack() {
+    let values = [0, 7, 10, 99, 12345, -1, -42, Int.max, Int.min]
+    var json = JSONWriter()
+    for (index, value) in values.enumerated() {
+      if index > 0 { json.literal(",") }
+      json.int(value)
+    }
+    #expect(String(decoding: json.bytes, as: UTF8.self) == values.map(String.init).joined(separator: ","))
+    var cursor = JSONCursor(json.bytes)
+    var read: [Int] = []
+    repeat {
+      guard let value = cursor.int() else { break }
+      read.append(value)
+    } while cursor.take(",")
+    // Int.min's digits overflow Int before the sign is applied: the reader refuses it.
+    #expect(read == values.dropLast())
+  }
+
   @Test func aLineThatIsNotExactlyAMessageIsNotRead() {
     let good = #"["plan",["a.yaml","Counter",[[0,null,3,5,"x",["t"]]],[]]]"#
     #expect(WorkerMessage(line: Array(good.utf8)) != nil)
