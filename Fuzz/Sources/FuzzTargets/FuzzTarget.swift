@@ -26,6 +26,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// `record`'s rewriter: a spec rewritten with changes chosen from the input, which must
   /// parse again and keep every comment line outside what it replaced.
   case rewrite
+  /// The run record, `.reducer-spec/last-run.json`: its own line reader against JSONDecoder.
+  case record
 
   /// The name that errors give the input.
   static let path = "fuzz.yaml"
@@ -40,6 +42,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .paths: FuzzChecks.paths(bytes)
     case .junit: FuzzChecks.junit(bytes)
     case .rewrite: FuzzRewrite.check(bytes)
+    case .record: FuzzChecks.record(bytes)
     }
   }
 }
@@ -184,6 +187,29 @@ package enum FuzzChecks {
         } catch {
           violations.append("action path `\(line)` threw a \(type(of: error)), not a YAMLError")
         }
+      }
+    }
+    return violations
+  }
+
+  /// The record's two readers agree: what the line reader takes, JSONDecoder reads the same
+  /// (when it reads it at all: it refuses some text the line reader repairs, such as
+  /// invalid UTF-8), and a record read either way is written back as text that reads back
+  /// the same.
+  static func record(_ bytes: [UInt8]) -> [String] {
+    var violations: [String] = []
+    let written = LastRunRecord.decodeWritten(bytes)
+    let decoded = try? LastRunRecord.decode(Data(bytes))
+    if let written, let decoded, written != decoded {
+      violations.append("the line reader read \(written), and decode read \(decoded)")
+    }
+    if let written, let strict = try? JSONDecoder().decode(LastRunRecord.self, from: Data(bytes)), strict != written {
+      violations.append("the line reader read \(written), and JSONDecoder read \(strict)")
+    }
+    for record in [written, decoded].compactMap({ $0 }) {
+      let text = record.encoded()
+      if LastRunRecord.decodeWritten([UInt8](text)) != record {
+        violations.append("\(record) was written as text that does not read back the same")
       }
     }
     return violations

@@ -23,7 +23,7 @@ import SpecYAML
 /// entries (matched by place or by name, so a scenario that moved in its file or was renamed
 /// is not listed twice), and the others keep theirs. So a run with `--filter`, `--shard` or
 /// `--rerun-failed` updates only what it ran.
-struct LastRunRecord: Hashable, Codable, Sendable {
+package struct LastRunRecord: Hashable, Codable, Sendable {
   /// The format's version; a record of another version is not read.
   static let version = 1
   /// Where the record is, relative to the current directory.
@@ -239,7 +239,7 @@ struct LastRunRecord: Hashable, Codable, Sendable {
 
   /// The file's text: JSON with one scenario (or file) a line, keys in a fixed order,
   /// ending with a line break; the same bytes on every platform.
-  func encoded() -> Data {
+  package func encoded() -> Data {
     var bytes: [UInt8] = []
     var text = Text { bytes += $0 }
     for entry in scenarios { text.add(entry) }
@@ -289,16 +289,16 @@ struct LastRunRecord: Hashable, Codable, Sendable {
   }
 
   /// Why a record cannot be read.
-  struct Unreadable: Error, CustomStringConvertible {
+  package struct Unreadable: Error, CustomStringConvertible {
     var path: String
     var reason: String
-    var description: String { "cannot read \(path): \(reason)" }
+    package var description: String { "cannot read \(path): \(reason)" }
   }
 
   /// Reads a record's text.
   ///
   /// - Throws: ``Unreadable`` when it is not JSON of this format, or of another version.
-  static func decode(_ data: Data, path: String = Self.path) throws(Unreadable) -> LastRunRecord {
+  package static func decode(_ data: Data, path: String = Self.path) throws(Unreadable) -> LastRunRecord {
     if let written = decodeWritten([UInt8](data)) { return written }
     struct Versioned: Decodable { var version: Int }
     guard let versioned = try? JSONDecoder().decode(Versioned.self, from: data) else {
@@ -318,7 +318,7 @@ struct LastRunRecord: Hashable, Codable, Sendable {
   /// Reads a record exactly as ``encoded()`` writes it, by hand (``RecordLineReader``);
   /// `nil` for any other text, which `JSONDecoder` then reads (or says what is wrong with).
   /// JSONDecoder took 13 ms for the record of 5,000 scenarios.
-  static func decodeWritten(_ bytes: [UInt8]) -> LastRunRecord? {
+  package static func decodeWritten(_ bytes: [UInt8]) -> LastRunRecord? {
     var reader = RecordLineReader(bytes: bytes)
     return read(&reader)
   }
