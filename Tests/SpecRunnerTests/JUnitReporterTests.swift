@@ -249,13 +249,18 @@ import Testing
     let inMemory = SpoolFile(directory: "/nonexistent-\(UUID())")
     #expect(onDisk.isOnDisk)
     #expect(!inMemory.isOnDisk)
+    // A file that takes no text, as on a full disk: the spool keeps the rest in memory.
+    let full = SpoolFile(descriptor: open("/dev/full", O_RDWR))
     let piece = String(repeating: "x", count: 999) + "\n"
-    for spool in [onDisk, inMemory] {
+    for spool in [onDisk, inMemory, full] {
       for _ in 0..<200 { spool.append(piece) }
       var back: [UInt8] = []
       try spool.read { back += $0 }
       #expect(String(decoding: back, as: UTF8.self) == String(repeating: piece, count: 200))
+      // Any part of it, across the end of what went to the file.
+      #expect(try spool.read(65_000..<131_072) == Array(Array(String(repeating: piece, count: 200).utf8)[65_000..<131_072]))
     }
+    #expect(!full.isOnDisk)
   }
 
   @Test func aLargeRunIsSpooledAndWrittenWhole() throws {
