@@ -52,15 +52,15 @@ struct CheckCommand: Subcommand {
     if GitHubAnnotationsReporter.isEnabled(flag: reports.githubAnnotations, environment: context.environment) {
       reporters.append(GitHubAnnotationsReporter(workingDirectory: workingDirectory, sink: writeLine))
     }
-    let report = MultiReporter(reporters)
+    let reporter = MultiReporter(reporters)
     let processes = cores > 1 ? Self.processes(jobs: cores, bytes: Self.size(of: files)) : 1
-    report.runStarted(RunPlan(files: files, jobs: processes))
+    reporter.runStarted(RunPlan(files: files, jobs: processes))
     var summary = RunSummary()
     func deliver(_ checked: CheckedFile) {
       let loaded = checked.file
       let suite = SuiteResult(file: loaded.file, feature: loaded.feature, scenarios: checked.results, errors: loaded.errors)
       summary.add(suite)
-      report.report(suite)
+      reporter.report(suite)
     }
     let checker = SpecCheck(reader: context.makeScenarioEngine())
     if processes > 1 {
@@ -74,7 +74,7 @@ struct CheckCommand: Subcommand {
     }
     summary.duration = (ContinuousClock.now - start).inSeconds
     do {
-      try report.runFinished(summary)
+      try reporter.runFinished(summary)
     } catch {
       context.errorOutput("Error: \(error)\n")
       return 1

@@ -160,7 +160,7 @@ public struct SuiteResult: Sendable, Hashable, Codable {
 
 /// Everything a run did: its files in order, each with its scenarios in order.
 ///
-/// What `reducer-spec check` and the library's own callers gather; a run of the command
+/// What `reducer-spec coverage` gathers to read the run afterwards; a run of the command
 /// keeps no such list (its reporters take each file's results as they arrive, see
 /// ``RunReporter``), so that its memory does not grow with the suite.
 public struct RunResult: Sendable, Hashable, Codable {
