@@ -353,6 +353,53 @@ import Testing
     #expect(run.stderr.hasPrefix("── output while reading Tests/Fixtures/pool/check-trap/a-traps.yaml ──\nabout to trap while reading"))
   }
 
+  @Test func aFileWhoseReadingHangsTimesOutAlone() async throws {
+    let run = try await BuiltCommand.run(["--timeout", "1s", "Tests/Fixtures/pool/load-hang"])
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/load-hang/a-hangs.yaml
+          ✗ Tests/Fixtures/pool/load-hang/a-hangs.yaml: error: reading the file timed out after 1s
+            The worker's last lines on standard error:
+              about to hang while reading Tests/Fixtures/pool/load-hang/a-hangs.yaml
+
+        Tests/Fixtures/pool/load-hang/b-fine.yaml
+          ✓ passes (TIME)
+
+        1 file could not run.
+        1 passed, 0 failed, 0 skipped
+
+        """)
+    #expect(run.stderr == "── output while reading Tests/Fixtures/pool/load-hang/a-hangs.yaml ──\nabout to hang while reading Tests/Fixtures/pool/load-hang/a-hangs.yaml\n")
+    // Stopped after the timeout and its 0.5s of grace.
+    #expect(run.duration < 6)
+  }
+
+  @Test func aFileWhoseCheckingHangsInAWorkerTimesOutAlone() async throws {
+    // Two files of 600 KB: check starts one worker and sends it both; the first hangs.
+    let padded = try BuiltCommand.paddedCopy(of: ["Tests/Fixtures/pool/load-hang"], toBytes: 600_000)
+    defer { try? FileManager.default.removeItem(at: padded) }
+    let run = try await BuiltCommand.run(
+      ["check", "--jobs", "2", "--timeout", "1s", "Tests/Fixtures/pool/load-hang"], directory: padded)
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/load-hang/a-hangs.yaml
+          ✗ Tests/Fixtures/pool/load-hang/a-hangs.yaml: error: checking the file timed out after 1s
+            The worker's last lines on standard error:
+              about to hang while reading Tests/Fixtures/pool/load-hang/a-hangs.yaml
+
+        Checked 2 files, 1 scenario: 1 problem in 1 file.
+
+        """)
+    #expect(run.duration < 6)
+    let usage = try await BuiltCommand.run(["check", "--timeout", "0s", "Tests/Fixtures/pool/load-hang"])
+    #expect(usage.status == 64)
+    #expect(
+      usage.stderr.hasPrefix(
+        "Error: --timeout expects a duration longer than zero, like 300ms, 1.5s, 2m or 10 (seconds); got '0s'\n"))
+  }
+
   @Test func usageErrorsExit64WithTheUsage() async throws {
     let unknown = try await BuiltCommand.run(["--frobnicate", "Tests/Fixtures/pool/basic"])
     #expect(unknown.status == 64)

@@ -15,7 +15,8 @@
 // status 3, `slow` sleeps 200ms, `writes-stderr` writes a line to standard error,
 // `prints` prints a line to standard output, `skip` skips; anything else passes.
 // A line `error: MESSAGE` makes the file fail to load at that line; a line
-// `trap-while-loading` makes the worker trap as it reads the file.
+// `trap-while-loading` makes the worker trap as it reads the file, and `hang-while-loading`
+// block there forever.
 
 import Foundation
 @_spi(Testing) import ReducerSpecCLI
@@ -55,6 +56,9 @@ final class FakeEngine: ScenarioEngine {
       } else if content == "trap-while-loading" {
         FileHandle.standardError.write(Data("about to trap while reading \(file)\n".utf8))
         fatalError("the file traps on purpose")
+      } else if content == "hang-while-loading" {
+        FileHandle.standardError.write(Data("about to hang while reading \(file)\n".utf8))
+        while true { sleep(60) }
       } else if content.hasPrefix("error: ") {
         errors.append(SpecFileError(
           file: file, location: FileLocation(file: file, line: number, column: indent + 1),

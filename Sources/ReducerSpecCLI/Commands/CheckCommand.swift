@@ -31,11 +31,17 @@ struct CheckCommand: Subcommand {
     valueName: "n"))
   var jobs: Int?
 
+  @Option(help: ArgumentHelp(
+    "How long a worker process may take over one file before it is stopped and the file fails: 300ms, 1.5s, 2m, or seconds. (default: 1m)",
+    valueName: "duration"))
+  var timeout: String?
+
   @OptionGroup var reports: ReportOptions
 
   @MainActor
   func run(in context: CommandContext) throws -> Int32 {
     let cores = try RunScopeOptions.jobs(jobs, processorCount: ProcessInfo.processInfo.activeProcessorCount)
+    let fileTimeout = try timeout.map(RunSettings.timeout) ?? Self.fileTimeout
     let files = try SpecPaths.expand(paths)
     let start = ContinuousClock.now
     let writeLine: (String) -> Void = { context.output($0 + "\n") }
@@ -64,7 +70,8 @@ struct CheckCommand: Subcommand {
     }
     let checker = SpecCheck(reader: context.makeScenarioEngine())
     if processes > 1 {
-      checkWithWorkers(files, workers: processes - 1, checker: checker, context: context, deliver: deliver)
+      checkWithWorkers(
+        files, workers: processes - 1, timeout: fileTimeout, checker: checker, context: context, deliver: deliver)
     } else if let engine = checker.reader as? SpecEngine {
       // Each file while the engine still has it: its state paths are checked without reading
       // it again.
@@ -88,7 +95,8 @@ struct CheckCommand: Subcommand {
   /// longer with one).
   static let bytesPerProcess = 512 * 1024
 
-  /// How long a worker may take over one file before it is stopped, and the file fails.
+  /// How long a worker may take over one file before it is stopped, and the file fails,
+  /// without `--timeout`.
   static let fileTimeout = Duration.seconds(60)
 
   /// How many processes check `bytes` of spec files with `--jobs jobs`: this one and the
@@ -112,18 +120,18 @@ struct CheckCommand: Subcommand {
   /// `deliver` in file order. Each worker is sent the next files a few at a time, as it is
   /// done with them; this process checks the next file whenever every worker has its files
   /// in hand. What a worker writes to standard error while it checks a file is forwarded,
-  /// under a line that names the file; a worker that crashes or runs past ``fileTimeout``
-  /// fails the file it was checking, and the files it had been sent go to a fresh worker.
+  /// under a line that names the file; a worker that crashes or runs past `timeout` fails
+  /// the file it was checking, and the files it had been sent go to a fresh worker.
   @MainActor
   private func checkWithWorkers(
-    _ files: [String], workers: Int, checker: SpecCheck, context: CommandContext,
+    _ files: [String], workers: Int, timeout: Duration, checker: SpecCheck, context: CommandContext,
     deliver: @escaping (CheckedFile) -> Void
   ) {
     let environment = WorkerPool.Configuration.workerEnvironment(context.environment)
     let pool = WorkerPool(
       WorkerPool.Configuration(
         executable: ReducerSpecCommand.currentExecutable(), environment: environment, jobs: workers,
-        timeout: Self.fileTimeout, stopAfterFailure: false))
+        timeout: timeout, stopAfterFailure: false))
     // The answers come as the workers finish; they are delivered in file order.
     var waiting: [Int: CheckedFile] = [:]
     var next = 0
