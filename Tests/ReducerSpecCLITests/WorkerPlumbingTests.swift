@@ -346,6 +346,21 @@ import Testing
     #expect(delivery.brokenFiles == ["b.yaml"])
   }
 
+  @Test func answersAboutFilesAreDeliveredInFileOrder() {
+    var delivered: [String] = []
+    var answers = AnswersInFileOrder<String> { index, answer in delivered.append("\(index) \(answer)") }
+    answers.add(2, "c")
+    answers.add(1, "b")
+    #expect(delivered == [])
+    answers.add(0, "a")
+    #expect(delivered == ["0 a", "1 b", "2 c"])
+    // File 3 was never answered (the run was interrupted): what came after it, in order.
+    answers.add(5, "f")
+    answers.add(4, "e")
+    answers.finish()
+    #expect(delivered == ["0 a", "1 b", "2 c", "4 e", "5 f"])
+  }
+
   @MainActor @Test func finishSkipsWhatDidNotRunAndDeliversTheRest() {
     let scenarios = plannedScenarios(3)
     let reporter = RecordingReporter()

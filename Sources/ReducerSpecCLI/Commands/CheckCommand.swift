@@ -133,15 +133,10 @@ struct CheckCommand: Subcommand {
         executable: ReducerSpecCommand.currentExecutable(), environment: environment, jobs: workers,
         timeout: timeout, stopAfterFailure: false))
     // The answers come as the workers finish; they are delivered in file order.
-    var waiting: [Int: CheckedFile] = [:]
-    var next = 0
+    var answers = AnswersInFileOrder<CheckedFile> { _, checked in deliver(checked) }
     _ = pool.check(files: files, interrupt: nil, here: checker.check(file:)) { index, checked, output in
       if !output.isEmpty { context.errorOutput(SpecRun.forwardedOutput(reading: files[index], output)) }
-      waiting[index] = checked
-      while let ready = waiting.removeValue(forKey: next) {
-        deliver(ready)
-        next += 1
-      }
+      answers.add(index, checked)
     }
   }
 }

@@ -99,18 +99,15 @@ struct RecordCommand: Subcommand {
         jobs: max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount)),
         timeout: try RunSettings.timeout(timeoutOption.timeout), stopAfterFailure: false))
     // The answers come as the workers finish; they are reported in file order.
-    var waiting: [Int: (answer: WorkerPool.RecordAnswer, output: [UInt8])] = [:]
-    var next = 0
+    var answers = AnswersInFileOrder<(answer: WorkerPool.RecordAnswer, output: [UInt8])> { index, ready in
+      handle(files[index], ready.answer, output: ready.output)
+    }
     let interrupt = InterruptPipe()
     let ending = pool.record(files: files, filter: filter, interrupt: interrupt) { index, answer, output in
-      waiting[index] = (answer, output)
-      while let ready = waiting.removeValue(forKey: next) {
-        handle(files[next], ready.answer, output: ready.output)
-        next += 1
-      }
+      answers.add(index, (answer, output))
     }
     // Interrupted: the files recorded after one that was not are reported (and written) too.
-    for index in waiting.keys.sorted() { handle(files[index], waiting[index]!.answer, output: waiting[index]!.output) }
+    answers.finish()
 
     for note in notes { context.output(note + "\n") }
     var summary =
