@@ -17,27 +17,18 @@ enum FileOutput {
   }
 
   /// Replaces the file at `path` with `bytes` through a temporary file next to it and a
-  /// rename, so that a reader, or an interrupted run, sees the old file or the new one and
-  /// never a part. A symbolic link is followed: its target is replaced and the link stays.
-  /// An existing file keeps its permissions.
+  /// rename (``AtomicFile``), so that a reader, or an interrupted run, sees the old file or
+  /// the new one and never a part. A symbolic link is followed: its target is replaced and
+  /// the link stays. An existing file keeps its permissions.
   static func replace(_ bytes: [UInt8], at path: String) -> String? {
-    var target = path
-    if let resolved = realpath(path, nil) {
-      target = String(cString: resolved)
-      free(resolved)
+    do {
+      var file = try AtomicFile(path: path, makingDirectories: false)
+      try file.write(bytes)
+      try file.commit()
+      return nil
+    } catch {
+      return error.systemReason
     }
-    var existing = stat()
-    // A new file gets the mode the umask gives; a replaced one keeps its own.
-    let keptMode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
-    let temporary = target + ".tmp-\(getpid())"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, keptMode == nil ? 0o666 : 0o600)
-    guard descriptor >= 0 else { return reason(errno) }
-    var failure = writeAll(bytes, to: descriptor)
-    if failure == nil, let keptMode, fchmod(descriptor, keptMode) != 0 { failure = reason(errno) }
-    close(descriptor)
-    if failure == nil, rename(temporary, target) != 0 { failure = reason(errno) }
-    if failure != nil { unlink(temporary) }
-    return failure
   }
 
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {

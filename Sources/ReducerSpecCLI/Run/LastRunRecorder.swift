@@ -26,15 +26,18 @@ final class LastRunRecorder: RunReporter {
     self.warn = warn
   }
 
-  /// What the run did so far.
-  private var ran = LastRunRecord.Ran()
+  /// What the run did so far: made with the first file that finishes.
+  private var ran: LastRunRecord.Ran?
 
   func suiteFinished(_ suite: SuiteResult) {
+    let ran = self.ran ?? LastRunRecord.Ran()
+    self.ran = ran
     ran.add(suite, name: LastRunRecord.fileName(suite.file, in: directory))
   }
 
   func runFinished(_ summary: RunSummary) throws {
-    defer { ran = LastRunRecord.Ran() }
+    let ran = self.ran ?? LastRunRecord.Ran()
+    self.ran = nil
     do {
       try LastRunRecord.write(merging: ran, into: path)
     } catch {

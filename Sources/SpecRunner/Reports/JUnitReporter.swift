@@ -63,7 +63,8 @@ public final class JUnitReporter: RunReporter {
   }
 
   /// The `testsuite` elements so far, and their counts.
-  private var suites = SpoolFile()
+  /// Made when the run starts (or, without ``runStarted(_:)``, with its first suite).
+  private lazy var suites = SpoolFile()
   private var total = Counts()
   /// `startDate` as the file writes it.
   private lazy var startTimestamp = Self.timestamp(startDate)
