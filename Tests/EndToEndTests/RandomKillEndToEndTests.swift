@@ -62,7 +62,8 @@ import Testing
       let (run, killed) = try await BuiltCommand.onThread { [random] in
         var random = random
         let process = BuiltCommand.process(
-          ["--jobs", "2", "--timeout", "60s", "--junit", junit, "specs"], directory: directory)
+          ["--jobs", "2", "--timeout", "60s", "--junit", junit, "specs"],
+          environment: Self.noSleepAtExit, directory: directory)
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -116,6 +117,15 @@ import Testing
       #expect(
         run.stdout.components(separatedBy: "error: the worker crashed with signal SIGKILL (killed) in the step at ").count - 1
           == Self.kills, "\(context)")
+    }
+
+    /// The environment for the command: built with ThreadSanitizer, a process whose other
+    /// threads are still alive sleeps a second in its main thread as it exits
+    /// (`atexit_sleep_ms`, 1000 by default). A worker that has sent its last result would
+    /// then look like one in a slow scenario's sleep, and a kill there fails nothing.
+    static var noSleepAtExit: [String: String] {
+      let options = ProcessInfo.processInfo.environment["TSAN_OPTIONS"].map { $0 + ":" } ?? ""
+      return ["TSAN_OPTIONS": options + "atexit_sleep_ms=0"]
     }
 
     /// Kills `count` workers of `process`, one at a time, each at a random moment early in
