@@ -222,6 +222,41 @@ import Testing
     #expect(run.stderr == "reducer-spec: error: cannot write the JUnit report to \(blocker)/run.xml: \(blocker) is not a directory\n")
   }
 
+  /// A directory where no file can be made, even by root: sysfs refuses new files.
+  @Test func aJUnitFileInADirectoryThatTakesNoFilesSaysWhy() async throws {
+    try #require(!FileManager.default.createFile(atPath: "/sys/reducer-spec-probe.xml", contents: Data()), "/sys takes files here")
+    let run = try await Self.run(["--junit", "/sys/report.xml", "Tests/Fixtures/specs/passing.yaml"])
+    #expect(run.status == 1)
+    #expect(run.stdout.hasSuffix("4 passed, 0 failed, 1 skipped\n"))
+    #expect(run.stderr == "reducer-spec: error: cannot write the JUnit report to /sys/report.xml: cannot make a file in /sys: permission denied\n")
+  }
+
+  /// A disk that stops taking bytes part way, as a full one does: the command runs under a
+  /// 1 KB limit on the size of the files it writes (`ulimit -f 1`, with SIGXFSZ ignored so
+  /// that a write past it fails instead of killing the process). Neither the report nor the
+  /// run record is left half written, and no temporary file is left beside them.
+  @Test func aJUnitFileAndARecordThatTheDiskStopsTakingSayWhy() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let specs = BuiltCommand.packageRoot.appendingPathComponent("Tests/Fixtures/specs")
+    let run = try await BuiltCommand.run(
+      ["-c", #"trap "" XFSZ; ulimit -f 1; exec "$0" "$@""#, Self.fixtures.path, "--junit", "reports/run.xml",
+       specs.appendingPathComponent("passing.yaml").path, specs.appendingPathComponent("failing.yaml").path,
+       specs.appendingPathComponent("stamper.yaml").path],
+      executable: URL(fileURLWithPath: "/bin/bash"), directory: directory)
+    #expect(run.status == 1)
+    #expect(run.stdout.hasSuffix("5 passed, 3 failed, 1 skipped\n"))
+    #expect(
+      run.stderr == """
+        reducer-spec: error: cannot write the JUnit report to reports/run.xml: cannot write it: file too large
+        reducer-spec: warning: could not write the record of this run to .reducer-spec/last-run.json: cannot write it: file too large
+
+        """)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("reports").path) == [])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".reducer-spec").path) == [".gitignore"])
+  }
+
   @Test func theExampleSpecsPass() async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("examples-\(UUID().uuidString).xml").path
     defer { try? FileManager.default.removeItem(atPath: path) }

@@ -55,6 +55,20 @@ import Testing
     #expect(try entries() == ["README.md", "schema.json"])
   }
 
+  /// The temporary file beside a file whose name is as long as a name can be (255 bytes)
+  /// takes a short name of its own: `.NAME.tmp-…` would be too long to make.
+  @Test func aFileWithTheLongestNameIsReplaced() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let name = String(repeating: "n", count: 250) + ".yaml"
+    let path = directory + "/" + name
+    try Data("old\n".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(FileOutput.replace(Array("new\n".utf8), at: path) == nil)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
+    #expect(try entries() == [name])
+    #expect(AtomicFile.temporaryPrefix(for: name) == ".reducer-spec.tmp-\(getpid())-")
+    #expect(AtomicFile.temporaryPrefix(for: "spec.yaml") == ".spec.yaml.tmp-\(getpid())-")
+  }
+
   @Test func theReasonIsTheSystems() throws {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try FileManager.default.createDirectory(atPath: directory + "/page.md", withIntermediateDirectories: false)

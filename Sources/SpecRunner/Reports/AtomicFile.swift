@@ -43,7 +43,7 @@ package struct AtomicFile {
     if makingDirectories { try Self.makeDirectories(directory) }
     var existing = stat()
     let keptMode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : nil
-    let prefix = (directory.isEmpty ? "" : directory + "/") + "." + (target as NSString).lastPathComponent + ".tmp-\(getpid())-"
+    let prefix = (directory.isEmpty ? "" : directory + "/") + Self.temporaryPrefix(for: (target as NSString).lastPathComponent)
     var name = ""
     var descriptor: Int32 = -1
     repeat {
@@ -118,6 +118,14 @@ package struct AtomicFile {
       }
       offset += count
     }
+  }
+
+  /// The start of the temporary file's name: `.NAME.tmp-PID-`, to which a random suffix of
+  /// at most 7 characters is added; for a name too long for that to fit in a file name
+  /// (255 bytes), `.reducer-spec.tmp-PID-`.
+  static func temporaryPrefix(for name: String) -> String {
+    let prefix = ".\(name).tmp-\(getpid())-"
+    return prefix.utf8.count + 7 <= 255 ? prefix : ".reducer-spec.tmp-\(getpid())-"
   }
 
   /// Makes `directory` and its parents.
