@@ -152,13 +152,20 @@ struct JSONCursor {
 
   mutating func int() -> Int? {
     let start = position
-    if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+    let negative = position < bytes.count && bytes[position] == UInt8(ascii: "-")
+    if negative { position += 1 }
+    // A negative number is summed downwards, so that Int.min, whose magnitude Int cannot
+    // hold, is read too.
     var value = 0
     let digits = position
     while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
+      let digit = Int(bytes[position] - UInt8(ascii: "0"))
       let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflow2) = times.addingReportingOverflow(Int(bytes[position] - UInt8(ascii: "0")))
-      guard !overflow1, !overflow2 else { return nil }
+      let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+      guard !overflow1, !overflow2 else {
+        position = start
+        return nil
+      }
       value = sum
       position += 1
     }
@@ -166,7 +173,7 @@ struct JSONCursor {
       position = start
       return nil
     }
-    return bytes[start] == UInt8(ascii: "-") ? -value : value
+    return value
   }
 
   /// A JSON number, as a `Double`.
