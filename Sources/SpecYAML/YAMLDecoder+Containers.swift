@@ -45,7 +45,17 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var allKeys: [Key] {
     switch source {
     case .mapping:
-      return decoder.tape.keys(node).compactMap { Key(stringValue: decoder.tape.string($0)) }
+      // Walked by hand: `compactMap` here is unspecialised generic code, which asks the
+      // runtime for the metadata of `Key?` and of its closure for every key.
+      let tape = decoder.tape
+      var keys: [Key] = []
+      guard tape.nodes[node].kind == .mapping else { return keys }
+      var key = tape.nodes[node].first
+      while key != Tape.none {
+        if let codingKey = Key(stringValue: tape.string(Int(key))) { keys.append(codingKey) }
+        key = tape.nodes[Int(tape.nodes[Int(key)].next)].next
+      }
+      return keys
     case .caseName:
       return Key(stringValue: decoder.tape.string(node)).map { [$0] } ?? []
     case .payload:
