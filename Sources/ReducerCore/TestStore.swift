@@ -602,15 +602,7 @@ public final class TestStore<State: Equatable, Action> {
       return
     }
     if expected != state {
-      let difference = stateDiff(expected, state)
-      report(
-        """
-        A state change does not match expectation.
-
-        \(difference.indent(by: 4))
-
-        (Expected: −, Actual: +)
-        """, at: location)
+      report(stateMismatch(expected: expected, actual: state), at: location)
     }
   }
 
@@ -736,19 +728,11 @@ public final class TestStore<State: Equatable, Action> {
         }
       }
       if expected != after {
-        let difference = stateDiff(expected, after)
         let heading =
           expectation == nil
           ? "State was not expected to change, but a change occurred."
           : "A state change does not match expectation."
-        report(
-          """
-          \(heading)
-
-          \(difference.indent(by: 4))
-
-          (Expected: −, Actual: +)
-          """, at: location)
+        report(stateMismatch(heading, expected: expected, actual: after), at: location)
       } else if expectation != nil, expected == before {
         report(
           """
@@ -779,31 +763,29 @@ public final class TestStore<State: Equatable, Action> {
       }
     }
     if expectedFromActual != after {
-      let difference = stateDiff(expectedFromActual, after)
-      report(
-        """
-        A state change does not match expectation.
-
-        \(difference.indent(by: 4))
-
-        (Expected: −, Actual: +)
-        """, at: location)
+      report(stateMismatch(expected: expectedFromActual, actual: after), at: location)
       return
     }
     if showSkipped {
       let expected = (try? expectation?.expected(before, after)) ?? before
       if expected != after {
-        let difference = stateDiff(expected, after)
-        note(
-          """
-          A state change does not match expectation.
-
-          \(difference.indent(by: 4))
-
-          (Expected: −, Actual: +)
-          """, at: location)
+        note(stateMismatch(expected: expected, actual: after), at: location)
       }
     }
+  }
+
+  /// The message for a state that is not the one expected: `heading`, the difference, and
+  /// which side is which.
+  private func stateMismatch(
+    _ heading: String = "A state change does not match expectation.", expected: State, actual: State
+  ) -> String {
+    """
+    \(heading)
+
+    \(stateDiff(expected, actual).indent(by: 4))
+
+    (Expected: −, Actual: +)
+    """
   }
 
 
