@@ -263,6 +263,35 @@ import Testing
     #expect(!full.isOnDisk)
   }
 
+  /// A spool whose file cannot be read back, or has lost part of what was written to it,
+  /// says so rather than giving back other text.
+  @Test func aSpoolThatCannotBeReadBackSaysWhy() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID())").path
+    defer { unlink(path) }
+    let piece = String(repeating: "x", count: 999) + "\n"
+    // Opened for writing only: the text goes out, and reading it back fails.
+    let writeOnly = SpoolFile(descriptor: open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600))
+    for _ in 0..<100 { writeOnly.append(piece) }
+    #expect(writeOnly.isOnDisk)
+    do {
+      try writeOnly.read { _ in }
+      Issue.record("a write-only spool was read back")
+    } catch {
+      #expect("\(error)" == "cannot read back a temporary file: bad file descriptor")
+    }
+    // Cut short behind the spool's back, once all of its text went to the file (66,000
+    // bytes: one write, past the buffer's 65,536).
+    let cut = SpoolFile(descriptor: open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600))
+    for _ in 0..<66 { cut.append(piece) }
+    #expect(truncate(path, 1000) == 0)
+    do {
+      _ = try cut.read(0..<66_000)
+      Issue.record("a spool cut short was read back")
+    } catch {
+      #expect("\(error)" == "cannot read back a temporary file: it ended early")
+    }
+  }
+
   @Test func aLargeRunIsSpooledAndWrittenWhole() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reducer-spec-junit-\(UUID())")
     defer { try? FileManager.default.removeItem(at: directory) }

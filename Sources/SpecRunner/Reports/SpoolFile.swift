@@ -83,7 +83,9 @@ package final class SpoolFile {
         pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(range.lowerBound + done))
       }
       if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { throw SpoolError(reason: count == 0 ? "it ended early" : String(cString: strerror(errno))) }
+      guard count > 0 else {
+        throw SpoolError(reason: count == 0 ? "it ended early" : String(cString: strerror(errno)).lowercased())
+      }
       done += count
     }
     return bytes
