@@ -788,7 +788,6 @@ public final class TestStore<State: Equatable, Action> {
     """
   }
 
-
   /// Runs an assertion closure as TCA does: with the store's dependencies, and a stack element
   /// id generator that starts where the reducer's started for the action.
   private func withExpectationDependencies<R>(stackIDBefore: StackElementID, _ body: () throws -> R) rethrows -> R {
