@@ -35,9 +35,12 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
+    // The Swift runtime's global-executor hook, by its address (see its header).
+    .target(name: "CSwiftTaskHook"),
     .target(
       name: "ReducerCore",
       dependencies: [
+        "CSwiftTaskHook",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -129,6 +132,8 @@ let package = Package(
       dependencies: [
         "ReducerCore",
         "TestSupport",
+        // Its reader of the runtime's executor hook, against the test store's writer.
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
         // Without it, an issue that IssueReporting reports under Swift Testing on Linux is
         // only printed, and a failing TestStore step would not fail its test.

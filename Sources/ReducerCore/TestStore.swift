@@ -1,3 +1,4 @@
+internal import CSwiftTaskHook
 import CasePaths
 import ConcurrencyExtras
 import CustomDump
@@ -934,22 +935,34 @@ extension String {
 
 /// Keeps Swift's global executor on the main serial executor while any test store lives,
 /// so that effects run one at a time, in the same order on every run.
+///
+/// It sets the runtime's hook itself, as ConcurrencyExtras' `uncheckedUseMainSerialExecutor`
+/// does, but through the hook's address as the linker resolves it: ConcurrencyExtras looks the
+/// hook up by name (dlsym), which finds nothing in a binary built with
+/// `--static-swift-stdlib`, and traps.
 enum SerialExecutorLease {
   nonisolated(unsafe) private static var count = 0
   private static let lock = NSLock()
+
+  private typealias Original = @convention(thin) (UnownedJob) -> Void
+  private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
   static func acquire() {
     lock.lock()
     defer { lock.unlock() }
     count += 1
-    if count == 1 { uncheckedUseMainSerialExecutor = true }
+    if count == 1 { setHook { job, _ in MainActor.shared.enqueue(job) } }
   }
 
   static func release() {
     lock.lock()
     defer { lock.unlock() }
     count -= 1
-    if count == 0 { uncheckedUseMainSerialExecutor = false }
+    if count == 0 { setHook(nil) }
+  }
+
+  private static func setHook(_ hook: Hook?) {
+    UnsafeMutableRawPointer(reducer_spec_task_enqueue_global_hook()).assumingMemoryBound(to: Hook?.self).pointee = hook
   }
 }
 

@@ -10,9 +10,10 @@ import Testing
   /// The modules each module's sources may import.
   static let allowedImports: [String: Set<String>] = [
     "SpecYAML": ["Foundation", "CYAML"],
+    // CSwiftTaskHook: the runtime's global-executor hook, which the test store sets.
     "ReducerCore": [
       "Foundation", "CasePaths", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
-      "IdentifiedCollections", "IssueReporting",
+      "IdentifiedCollections", "IssueReporting", "CSwiftTaskHook",
     ],
     "ExampleFeatures": ["Foundation", "ReducerCore", "CasePaths", "Dependencies", "DependenciesMacros"],
     "SpecRunner": [
