@@ -67,10 +67,13 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // Pipes made close-on-exec in one call (see its header): the workers' and the interrupt pipe.
+    .target(name: "CCloseOnExecPipe"),
     // The command line: subcommands, worker processes and their protocol, authoring.
     .target(
       name: "ReducerSpecCLI",
       dependencies: [
+        "CCloseOnExecPipe",
         "SpecRunner",
         "SpecYAML",
         "ReducerCore",

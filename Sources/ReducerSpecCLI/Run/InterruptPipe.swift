@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+internal import CCloseOnExecPipe
 import SpecRunner
 import SpecYAML
 
@@ -25,11 +26,8 @@ final class InterruptPipe {
   /// thread's mask). Only one may exist at a time.
   init() {
     var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    for fd in fds {
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-    }
+    _ = reducer_spec_cloexec_pipe(&fds)
+    for fd in fds { _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
     readEnd = fds[0]
     writeEnd = fds[1]
     interruptWriteEnd = writeEnd

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+internal import CCloseOnExecPipe
 import Foundation
 import SpecRunner
 import SpecYAML
@@ -62,10 +63,9 @@ final class WorkerProcess {
     executable: String, arguments: [String], environment: [String: String],
     passing descriptor: (parent: Int32, child: Int32)? = nil
   ) throws(SpawnError) -> WorkerProcess {
-    // A process spawned by another thread between `pipe` and `fcntl` would hold an end of
-    // these pipes for its whole life, and a write to a worker that ended would then not fail
-    // (seen in `swift test`, whose tests spawn in parallel). Glibc's Swift module has no
-    // `pipe2`, so the pipes are made and the worker spawned under one lock.
+    // The pipes are close-on-exec as they are made (CCloseOnExecPipe), so a process spawned by
+    // another thread never holds an end of them. Where that takes two calls (not Linux),
+    // the lock keeps this type's own spawns from coming in between.
     spawnLock.lock()
     defer { spawnLock.unlock() }
     let stdin = try makePipe()
@@ -132,9 +132,7 @@ final class WorkerProcess {
 
   private static func makePipe() throws(SpawnError) -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else { throw SpawnError(call: "pipe", code: errno) }
-    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+    guard reducer_spec_cloexec_pipe(&fds) == 0 else { throw SpawnError(call: "pipe", code: errno) }
     return (fds[0], fds[1])
   }
 

@@ -1,0 +1,2 @@
+// CCloseOnExecPipe is its header (include/CCloseOnExecPipe.h); a C target needs a source file.
+#include "CCloseOnExecPipe.h"
