@@ -95,7 +95,7 @@ import Testing
       .replacingOccurrences(of: "/Tests/ReducerSpecCLITests/CodeCoverageTests.swift", with: "/Sources/ReducerSpecCLI/Authoring/CodeCoverage.swift"))
     #expect(
       CodeCoverage.ignoreRegex(packageRoot: "/w/a.b+c")
-        == #"(^|/)\.build[^/]*/|^/w/a\.b\+c/Sources/(CYAML|SpecYAML|SpecRunner|ReducerSpecCLI|SpecTesting|ReducerCore)/"#)
+        == #"(^|/)\.build[^/]*/|^/w/a\.b\+c/Sources/(CYAML|CSwiftTaskHook|CCloseOnExecPipe|SpecYAML|SpecRunner|ReducerSpecCLI|SpecTesting|ReducerCore)/"#)
     let regex = try Regex(CodeCoverage.ignoreRegex(packageRoot: "/w/a.b+c"))
     let ignored = [
       "/w/a.b+c/.build/checkouts/swift-case-paths/Sources/CasePaths/AnyCasePath.swift",
