@@ -24,6 +24,14 @@ enum BuiltCommand {
 
   static var executable: URL { productsDirectory.appendingPathComponent("reducer-spec-pool-fixture") }
 
+  /// Whether the executables are built with ThreadSanitizer or AddressSanitizer, as this
+  /// test binary is (`scripts/sanitize`): their runtimes are in it.
+  static let isSanitized: Bool = {
+    let handle = dlopen(nil, RTLD_NOW)
+    defer { if let handle { dlclose(handle) } }
+    return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
+  }()
+
   /// Runs blocking work (waiting for a process) on a thread of its own (TestSupport's
   /// `onThread`). While a `TestStore` of another suite is alive, every task runs on the main
   /// thread (its serial executor), so a test that blocked its task would stall every other

@@ -234,8 +234,11 @@ import Testing
   /// A disk that stops taking bytes part way, as a full one does: the command runs under a
   /// 1 KB limit on the size of the files it writes (`ulimit -f 1`, with SIGXFSZ ignored so
   /// that a write past it fails instead of killing the process). Neither the report nor the
-  /// run record is left half written, and no temporary file is left beside them.
-  @Test func aJUnitFileAndARecordThatTheDiskStopsTakingSayWhy() async throws {
+  /// run record is left half written, and no temporary file is left beside them. Not under
+  /// the sanitizers: ThreadSanitizer's runtime itself needs files larger than that limit
+  /// (between 64 and 512 KB) and stops the command at its start.
+  @Test(.disabled(if: BuiltCommand.isSanitized, "the sanitizers' runtimes need larger files than the limit"))
+  func aJUnitFileAndARecordThatTheDiskStopsTakingSayWhy() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
