@@ -34,4 +34,12 @@ package struct StateExpectation<State> {
       return state
     }
   }
+
+  /// The same for a trailing closure that may be absent: `nil` without one. A function, so
+  /// that callers need no `map(StateExpectation.update)`, whose closure would capture
+  /// `State.Type` (not `Sendable`) in the caller's isolation.
+  package static func update(_ update: ((_ state: inout State) throws -> Void)?) -> Self? {
+    guard let update else { return nil }
+    return .update(update)
+  }
 }

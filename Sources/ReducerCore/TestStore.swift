@@ -146,7 +146,7 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async -> TestStoreTask {
     await send(
-      action, expectation: Self.expectation(updateStateToExpectedResult), fileID: fileID,
+      action, expectation: StateExpectation.update(updateStateToExpectedResult), fileID: fileID,
       file: filePath, line: line, column: column)
   }
 
@@ -248,7 +248,7 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async where Action: Equatable {
     await receive(
-      expected, timeout: timeout, expectation: Self.expectation(updateStateToExpectedResult),
+      expected, timeout: timeout, expectation: StateExpectation.update(updateStateToExpectedResult),
       fileID: fileID, file: filePath, line: line, column: column)
   }
 
@@ -306,7 +306,7 @@ public final class TestStore<State: Equatable, Action> {
         """
       },
       expectedDescription: describeAction(expected),
-      timeout: timeout, expectation: Self.expectation(updateStateToExpectedResult), at: location)
+      timeout: timeout, expectation: StateExpectation.update(updateStateToExpectedResult), at: location)
   }
 
   /// Asserts that the next action an effect sent is in a case, whatever its value.
@@ -354,7 +354,7 @@ public final class TestStore<State: Equatable, Action> {
   ) async {
     await receive(
       isMatching, expecting: expectation, timeout: timeout,
-      expectation: Self.expectation(updateStateToExpectedResult), fileID: fileID, file: filePath,
+      expectation: StateExpectation.update(updateStateToExpectedResult), fileID: fileID, file: filePath,
       line: line, column: column)
   }
 
@@ -773,16 +773,6 @@ public final class TestStore<State: Equatable, Action> {
         note(stateMismatch(expected: expected, actual: after), at: location)
       }
     }
-  }
-
-  /// The expectation of an assertion closure, if one was given. A function rather than
-  /// `map(StateExpectation.update)`: that closure would capture `State.Type`, which is not
-  /// `Sendable`, in the store's isolation.
-  private static func expectation(
-    _ update: ((_ state: inout State) throws -> Void)?
-  ) -> StateExpectation<State>? {
-    guard let update else { return nil }
-    return .update(update)
   }
 
   /// The message for a state that is not the one expected: `heading`, the difference, and
