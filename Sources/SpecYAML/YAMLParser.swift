@@ -77,8 +77,32 @@ public struct YAMLParser: Sendable {
     }
     let source = SourceFile(path: path, bytes: bytes)
     try validateText(source)
+    if let tape = SubsetScanner.scan(source, limits: limits) {
+      #if DEBUG
+        checkSubsetScanner(tape, source)
+      #endif
+      return YAMLDocument(tape: tape)
+    }
+    return YAMLDocument(tape: try parseWithLibYAML(source))
+  }
+
+  /// The document as libyaml's events build it: what ``SubsetScanner`` must match.
+  func parseWithLibYAML(_ source: SourceFile) throws -> Tape {
     var builder = TapeBuilder(source: source, limits: limits)
-    return YAMLDocument(tape: try builder.build())
+    return try builder.build()
+  }
+
+  /// Stops a debug build (every test, every fuzz target) where ``SubsetScanner`` read a file
+  /// differently from libyaml.
+  func checkSubsetScanner(_ tape: Tape, _ source: SourceFile) {
+    do {
+      let reference = try parseWithLibYAML(source)
+      if let difference = tape.firstDifference(from: reference) {
+        preconditionFailure("SubsetScanner read \(source.path) differently from libyaml: \(difference)")
+      }
+    } catch {
+      preconditionFailure("SubsetScanner read \(source.path), which libyaml rejects: \(error)")
+    }
   }
 
   // MARK: - Reading
@@ -186,7 +210,8 @@ func formatSize(_ bytes: Int) -> String {
 // MARK: - Building the document
 
 /// Turns libyaml's events into a ``Tape`` with an explicit stack, so depth costs no recursion.
-private struct TapeBuilder {
+/// ``SubsetScanner`` builds with it too, through the same events.
+struct TapeBuilder {
   let source: SourceFile
   let limits: YAMLParser.Limits
   var tape = Tape()
@@ -260,9 +285,14 @@ private struct TapeBuilder {
   @inline(__always)
   func mark(_ mark: yaml_mark_t) -> Mark {
     let index = Int(mark.index)
-    let offset = byteOffsets?.byteOffset(of: index) ?? index
-    if offset >= source.bytes.count, mark.column == 0 { return endMark(line: Int(mark.line)) }
-    return Mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1, offset: offset)
+    return self.mark(line: Int(mark.line), column: Int(mark.column), offset: byteOffsets?.byteOffset(of: index) ?? index)
+  }
+
+  /// The mark of libyaml's 0-based `line` and `column` at byte `offset`.
+  @inline(__always)
+  func mark(line: Int, column: Int, offset: Int) -> Mark {
+    if offset >= source.bytes.count, column == 0 { return endMark(line: line) }
+    return Mark(line: line + 1, column: column + 1, offset: offset)
   }
 
   /// Where the file ends, for a mark at its end on a line of its own (1-based `line` + 1):
@@ -317,11 +347,7 @@ private struct TapeBuilder {
         try handle(event)
       }
     }
-    guard let root else {
-      throw error("the file is empty: it has no YAML document", Mark(line: 1, column: 1))
-    }
-    tape.root = root
-    return tape
+    return try finish()
   }
 
   mutating func handle(_ event: yaml_event_t) throws {
@@ -344,71 +370,107 @@ private struct TapeBuilder {
       default: style = .plain
       }
       let tag = data.tag == nil ? .none : try resolveTag(data.tag, at: start)
-      let offset = tape.appendText(UnsafeBufferPointer(start: data.value, count: data.length))
-      let ref = tape.append(
-        Tape.Node(
-          start: start, end: mark(event.end_mark), first: offset, count: UInt32(data.length), source: 1,
-          kind: .scalar, style: style, tag: tag))
-      if let anchor = data.anchor {
-        anchors[String(cString: anchor)] = Anchored(ref: ref, size: 1, height: 0)
-      }
-      try add(ref, size: 1, height: 0)
+      try scalar(
+        UnsafeBufferPointer(start: data.value, count: data.length), start: start, end: mark(event.end_mark),
+        style: style, tag: tag, anchor: data.anchor.map { String(cString: $0) })
     case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
       let isMapping = event.type == YAML_MAPPING_START_EVENT
       let start = mark(event.start_mark)
+      let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+      let tagPointer = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
       if frames.count >= limits.maxDepth {
         throw error("the nesting is deeper than \(limits.maxDepth) levels", start)
       }
-      let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-      let tagPointer = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
       let tag = tagPointer == nil ? .none : try resolveTag(tagPointer, at: start)
-      let ref = tape.append(
-        Tape.Node(
-          start: start, end: start, first: Tape.none, count: 0, source: 1, kind: isMapping ? .mapping : .sequence,
-          style: .plain, tag: tag))
-      frames.append(Frame(ref: ref, isMapping: isMapping, hasAnchor: anchor != nil))
-      if let anchor { extras[extras(frames.count - 1)].anchor = String(cString: anchor) }
+      try startCollection(isMapping: isMapping, start: start, tag: tag, anchor: anchor.map { String(cString: $0) })
     case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-      let frame = frames.removeLast()
-      tape.nodes[frame.ref].end = mark(event.end_mark)
-      tape.nodes[frame.ref].count = UInt32(frame.count)
-      if frame.hasMerges || frame.hasSeen || frame.hasAnchor {
-        let extra = extras[frames.count]
-        extras[frames.count] = Extras()
-        if frame.hasMerges {
-          try applyMerges(frame, extra.merges)
-        } else if frame.hasSeen {
-          tape.indexes[tape.nodes[frame.ref].first] = extra.seen
-        }
-        if let anchor = extra.anchor {
-          anchors[anchor] = Anchored(ref: frame.ref, size: frame.size, height: frame.height)
-        }
-      }
-      try add(frame.ref, size: frame.size, height: frame.height)
+      try endCollection(end: mark(event.end_mark))
     case YAML_ALIAS_EVENT:
-      let name = String(cString: event.data.alias.anchor)
-      let start = mark(event.start_mark)
-      guard let anchored = anchors[name] else {
-        throw error("unknown alias `*\(name)`: no anchor `&\(name)` is defined before it", start)
-      }
-      expandedByAliases += anchored.size
-      if expandedByAliases > limits.maxAliasExpansion {
-        throw error(
-          "aliases expand the document past \(limits.maxAliasExpansion) nodes; "
-            + "an alias may not repeat a large anchor this often", start)
-      }
-      if frames.count + anchored.height > limits.maxDepth {
-        throw error("the nesting is deeper than \(limits.maxDepth) levels once `*\(name)` is expanded", start)
-      }
-      // The alias stands where it is written, with the anchored node's content (its children are shared).
-      var node = tape.nodes[anchored.ref]
-      node.start = start
-      node.end = mark(event.end_mark)
-      node.next = Tape.none
-      try add(tape.append(node), size: anchored.size, height: anchored.height)
+      try alias(String(cString: event.data.alias.anchor), start: mark(event.start_mark), end: mark(event.end_mark))
     default:
       break
     }
+  }
+
+  // MARK: Events
+  //
+  // What libyaml's events and ``SubsetScanner`` both build with.
+
+  /// A scalar whose text (escapes resolved, lines folded) is `text`.
+  mutating func scalar(
+    _ text: UnsafeBufferPointer<UInt8>, start: Mark, end: Mark, style: YAMLNode.ScalarStyle, tag: YAMLNode.Tag,
+    anchor: String?
+  ) throws {
+    let offset = tape.appendText(text)
+    let ref = tape.append(
+      Tape.Node(
+        start: start, end: end, first: offset, count: UInt32(text.count), source: 1,
+        kind: .scalar, style: style, tag: tag))
+    if let anchor {
+      anchors[anchor] = Anchored(ref: ref, size: 1, height: 0)
+    }
+    try add(ref, size: 1, height: 0)
+  }
+
+  /// The start of a sequence or a mapping, whose entries come next. The caller checks the depth.
+  mutating func startCollection(isMapping: Bool, start: Mark, tag: YAMLNode.Tag, anchor: String?) throws {
+    let ref = tape.append(
+      Tape.Node(
+        start: start, end: start, first: Tape.none, count: 0, source: 1, kind: isMapping ? .mapping : .sequence,
+        style: .plain, tag: tag))
+    frames.append(Frame(ref: ref, isMapping: isMapping, hasAnchor: anchor != nil))
+    if let anchor { extras[extras(frames.count - 1)].anchor = anchor }
+  }
+
+  /// The end of the innermost collection.
+  mutating func endCollection(end: Mark) throws {
+    let frame = frames.removeLast()
+    tape.nodes[frame.ref].end = end
+    tape.nodes[frame.ref].count = UInt32(frame.count)
+    if frame.hasMerges || frame.hasSeen || frame.hasAnchor {
+      let extra = extras[frames.count]
+      extras[frames.count] = Extras()
+      if frame.hasMerges {
+        try applyMerges(frame, extra.merges)
+      } else if frame.hasSeen {
+        tape.indexes[tape.nodes[frame.ref].first] = extra.seen
+      }
+      if let anchor = extra.anchor {
+        anchors[anchor] = Anchored(ref: frame.ref, size: frame.size, height: frame.height)
+      }
+    }
+    try add(frame.ref, size: frame.size, height: frame.height)
+  }
+
+  /// An alias of the anchor `name`.
+  mutating func alias(_ name: String, start: Mark, end: Mark) throws {
+    guard let anchored = anchors[name] else {
+      throw error("unknown alias `*\(name)`: no anchor `&\(name)` is defined before it", start)
+    }
+    expandedByAliases += anchored.size
+    if expandedByAliases > limits.maxAliasExpansion {
+      throw error(
+        "aliases expand the document past \(limits.maxAliasExpansion) nodes; "
+          + "an alias may not repeat a large anchor this often", start)
+    }
+    if frames.count + anchored.height > limits.maxDepth {
+      throw error("the nesting is deeper than \(limits.maxDepth) levels once `*\(name)` is expanded", start)
+    }
+    // The alias stands where it is written, with the anchored node's content (its children are shared).
+    var node = tape.nodes[anchored.ref]
+    node.start = start
+    node.end = end
+    node.next = Tape.none
+    try add(tape.append(node), size: anchored.size, height: anchored.height)
+  }
+
+  /// The document, once every event is handled.
+  mutating func finish() throws -> Tape {
+    guard let root else {
+      throw error("the file is empty: it has no YAML document", Mark(line: 1, column: 1))
+    }
+    tape.root = root
+    return tape
   }
 
   /// Links a finished node into the collection being built, or makes it the root.

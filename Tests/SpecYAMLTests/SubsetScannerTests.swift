@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import SpecYAML
+
+/// ``SubsetScanner`` reads the YAML that specs are written in as libyaml does, and leaves the
+/// rest to libyaml.
+@Suite struct SubsetScannerTests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// The scanner's document of `text`, checked against libyaml's: `nil` when it declines.
+  /// Records an issue when the two differ, or when libyaml rejects what the scanner read.
+  static func scan(_ text: String, path: String = "test.yaml", sourceLocation: SourceLocation = #_sourceLocation)
+    -> Tape?
+  {
+    scan(bytes: Array(text.utf8), path: path, sourceLocation: sourceLocation)
+  }
+
+  static func scan(bytes: [UInt8], path: String, sourceLocation: SourceLocation = #_sourceLocation) -> Tape? {
+    let source = SourceFile(path: path, bytes: bytes)
+    let parser = YAMLParser()
+    guard (try? parser.validateText(source)) != nil else { return nil }
+    guard let tape = SubsetScanner.scan(source, limits: .default) else { return nil }
+    do {
+      let reference = try parser.parseWithLibYAML(source)
+      if let difference = tape.firstDifference(from: reference) {
+        Issue.record("\(path) differs: \(difference)\n\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+      }
+    } catch {
+      Issue.record("the scanner read \(path), which libyaml rejects: \(error)\n\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+    }
+    return tape
+  }
+
+  @Test func theExampleSpecsAreReadByTheScanner() throws {
+    let specs = Self.repository.appendingPathComponent("specs")
+    let files = try FileManager.default.contentsOfDirectory(atPath: specs.path).filter { $0.hasSuffix(".yaml") }.sorted()
+    #expect(files.count == 8)
+    for file in files {
+      let bytes = try Array(Data(contentsOf: specs.appendingPathComponent(file)))
+      #expect(Self.scan(bytes: bytes, path: file) != nil, "\(file) was declined")
+    }
+  }
+
+  @Test func everyYAMLFileOfTheRepositoryReadsAsLibYAMLReadsIt() throws {
+    var read = 0
+    var declined: [String] = []
+    let enumerator = FileManager.default.enumerator(atPath: Self.repository.path)!
+    while let path = enumerator.nextObject() as? String {
+      if path.hasPrefix(".build") || path.hasPrefix("Benchmarks/.build") || path.hasPrefix(".git") { continue }
+      guard path.hasSuffix(".yaml") || path.hasSuffix(".yml") || path.hasPrefix("Fuzz/Corpus/") else { continue }
+      let url = Self.repository.appendingPathComponent(path)
+      guard let bytes = try? Array(Data(contentsOf: url)), bytes.count < 1 << 20 else { continue }
+      if Self.scan(bytes: bytes, path: path) != nil { read += 1 } else { declined.append(path) }
+    }
+    #expect(read > 500)
+  }
+}
+
+extension SubsetScannerTests {
+  /// Texts in the subset, one for each of its shapes: the seeds of the mutations below.
+  static let seeds: [String] = [
+    "feature: Counter\nscenarios:\n  - name: counts\n    steps:\n      - send: increment\n        state: { count: 1 }\n",
+    "a: 1\nb:\n- x\n- y  # c\nc: 'it''s'\nd: \"q\"\n",
+    "a:\n  b:\n    c: [1, 2, {d: e}]\n  f: {}\ng: []\n",
+    "text: |\n  one\n\n  two\nfolded: >-\n  a\n  b\n\n   c\nkeep: |+\n  x\n\nend: 1",
+    "base: &base { x: 1, y: [a, b] }\nuse:\n  <<: *base\n  z: 2\nlist:\n  - &one a\n  - *one\n  - &m\n    k: v\n",
+    "- a\n- b\n",
+    "k: v",
+    "k:\n",
+    "k: \"é ünï\"\nü: x y z\n",
+    "s:\n  - - a\n  -\n  - k: v\n    l: w\n  - { a: 1 }\n",
+    "time: 2024-05-01T00:00:00Z\nurl: http://x.y/z#f\nlist: [a:b, c d, 'e, f']\n",
+  ]
+
+  static let insertions: [String] = [
+    " ", "  ", "\n", ":", ": ", "-", "- ", "#", " #", "'", "\"", "''", "{", "}", "[", "]", ",", ", ", "&a ", "*a",
+    "*base", "|", ">", "|-", "|+", "|2", "\n  ", "\n- ", "\n    ", "x", "é", "---", "...", "?", "? ", "!", "!!str ",
+    "%", "@", "<<: ", "\\", "\t", "\r", "a: b", "\u{2028}", "\u{FEFF}", "\u{85}",
+  ]
+
+  /// Mutated texts read by the scanner read as libyaml reads them (the helper records any
+  /// difference); texts it declines are libyaml's alone.
+  @Test func mutatedTextsReadAsLibYAMLReadsThem() {
+    var generator = SplitMix64(seed: 0x5EED)
+    var read = 0
+    let rounds = Int(ProcessInfo.processInfo.environment["SUBSET_SCANNER_MUTANTS"] ?? "") ?? 6_000
+    for round in 0..<rounds {
+      var text = Array(Self.seeds[round % Self.seeds.count].utf8)
+      for _ in 0..<(1 + Int(generator.next() % 3)) {
+        let at = text.isEmpty ? 0 : Int(generator.next() % UInt64(text.count + 1))
+        switch generator.next() % 4 {
+        case 0:
+          text.removeSubrange(at..<min(text.count, at + 1 + Int(generator.next() % 3)))
+        case 1:
+          // A line indented one more or one less.
+          let start = text[..<at].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+          if generator.next() % 2 == 0 { text.insert(0x20, at: start) } else if start < text.count, text[start] == 0x20 { text.remove(at: start) }
+        default:
+          let insertion = Self.insertions[Int(generator.next() % UInt64(Self.insertions.count))]
+          text.insert(contentsOf: Array(insertion.utf8), at: at)
+        }
+      }
+      if Self.scan(bytes: text, path: "mutant-\(round).yaml") != nil { read += 1 }
+    }
+    // Most mutants are still in the subset: the comparison is not a vacuous one.
+    #expect(read > rounds / 5)
+  }
+}
+
+/// A small, seeded random number generator, so the mutations are the same in every run.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
