@@ -28,6 +28,7 @@ struct SubsetScanner {
     }
   }
 
+  private let source: SourceFile
   private let bytes: UnsafeBufferPointer<UInt8>
   private let count: Int
   private let isASCII: Bool
@@ -52,7 +53,7 @@ struct SubsetScanner {
     source.bytes.withUnsafeBufferPointer { buffer -> Result<Tape, any Error> in
       guard let isASCII = checkCharacters(buffer) else { return .failure(Declined()) }
       var scanner = SubsetScanner(
-        bytes: buffer, isASCII: isASCII, builder: TapeBuilder(source: source, limits: limits))
+        source: source, bytes: buffer, isASCII: isASCII, builder: TapeBuilder(source: source, limits: limits, marksInBytes: true))
       do {
         try scanner.scanDocument()
         return .success(try scanner.builder.finish())
@@ -65,7 +66,8 @@ struct SubsetScanner {
     }
   }
 
-  private init(bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, builder: TapeBuilder) {
+  private init(source: SourceFile, bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, builder: TapeBuilder) {
+    self.source = source
     self.bytes = bytes
     count = bytes.count
     self.isASCII = isASCII
@@ -77,17 +79,50 @@ struct SubsetScanner {
   /// `\r`, a tab, a byte order mark, a character that libyaml rejects or reads as a line
   /// break). The text is already valid UTF-8 without NUL bytes.
   static func checkCharacters(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    // Eight bytes at a time: is any of them a control character other than `\n`, DEL, or
+    // not ASCII? Only text that is not all ASCII is then read character by character.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var found: UInt64 = 0
     var index = 0
-    var isASCII = true
+    let count = bytes.count
+    if let base = bytes.baseAddress {
+      let raw = UnsafeRawPointer(base)
+      while index + 8 <= count {
+        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        let low = word & ~highs
+        // 0x80 where a byte is `\n`: its low seven bits plus 0x7F carry into bit 7 unless zero.
+        let newlineXor = (word ^ (0x0A * ones)) & ~highs
+        let newlines = ~((newlineXor &+ 0x7F * ones) | word) & highs
+        // 0x80 where a byte's low seven bits are under 0x20, `\n` made a `*` first.
+        let control = ~(((low | (newlines >> 2)) &+ 0x60 * ones) | word) & highs
+        // 0x80 where a byte is DEL.
+        let delete = (low &+ ones) & ~word & highs
+        found |= control | delete | (word & highs)
+        index += 8
+      }
+    }
+    while index < count {
+      let byte = bytes[index]
+      if (byte < 0x20 && byte != 0x0A) || byte == 0x7F { return nil }
+      found |= UInt64(byte & 0x80)
+      index += 1
+    }
+    guard found != 0 else { return true }
+    return checkText(bytes) ? false : nil
+  }
+
+  /// The characters of a text that is not all ASCII, one by one.
+  private static func checkText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
     let count = bytes.count
     while index < count {
       let byte = bytes[index]
       if byte < 0x80 {
-        if (byte < 0x20 && byte != 0x0A) || byte == 0x7F { return nil }
+        if (byte < 0x20 && byte != 0x0A) || byte == 0x7F { return false }
         index += 1
         continue
       }
-      isASCII = false
       let value: UInt32
       if byte < 0xE0 {
         value = UInt32(byte & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
@@ -100,9 +135,9 @@ struct SubsetScanner {
         continue
       }
       // libyaml's printable characters, less its line breaks and the byte order mark.
-      if value < 0xA0 || value == 0x2028 || value == 0x2029 || value == 0xFEFF || value >= 0xFFFE { return nil }
+      if value < 0xA0 || value == 0x2028 || value == 0x2029 || value == 0xFEFF || value >= 0xFFFE { return false }
     }
-    return isASCII
+    return true
   }
 
   // MARK: Reading bytes
@@ -127,13 +162,19 @@ struct SubsetScanner {
 
   /// The mark of `offset`, on the current line.
   @inline(__always) private func mark(_ offset: Int) -> Mark {
-    builder.mark(line: line, column: column(offset), offset: offset)
+    mark(line: line, column: column(offset), offset: offset)
+  }
+
+  /// The mark of libyaml's 0-based `line` and `column` (``TapeBuilder/mark(line:column:offset:)``,
+  /// here so that the builder is not copied for it).
+  @inline(__always) private func mark(line: Int, column: Int, offset: Int) -> Mark {
+    if offset >= count, column == 0 { return TapeBuilder.endMark(line: line, in: source.bytes) }
+    return Mark(line: line + 1, column: column + 1, offset: offset)
   }
 
   /// Where libyaml ends the block collections that are open at the end of the file.
   private func endOfStream() -> Mark {
-    column(count) == 0
-      ? builder.mark(line: line, column: 0, offset: count) : builder.mark(line: line + 1, column: 0, offset: count)
+    column(count) == 0 ? mark(line: line, column: 0, offset: count) : mark(line: line + 1, column: 0, offset: count)
   }
 
   /// Where the next token is, or the end of the file: where libyaml ends block collections.
@@ -201,8 +242,9 @@ struct SubsetScanner {
           style: scalar.style, tag: .none, anchor: anchor?.name)
       }
     } else {
+      // The tape's text begins with the file's bytes.
       try builder.scalar(
-        UnsafeBufferPointer(rebasing: bytes[scalar.textStart..<scalar.textEnd]), start: start, end: end,
+        at: UInt32(scalar.textStart), count: scalar.textEnd - scalar.textStart, start: start, end: end,
         style: scalar.style, tag: .none, anchor: anchor?.name)
     }
   }
@@ -493,7 +535,7 @@ struct SubsetScanner {
 
   /// Whether a plain scalar may start here (libyaml's rule, less `?` and `:`, which the
   /// subset leaves to it).
-  private func canStartPlain() -> Bool {
+  @inline(__always) private func canStartPlain() -> Bool {
     switch byte(position) {
     case 0, 0x0A, 0x20, UInt8(ascii: "?"), UInt8(ascii: ":"), UInt8(ascii: ","), UInt8(ascii: "["),
       UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "#"), UInt8(ascii: "&"),
@@ -556,58 +598,71 @@ struct SubsetScanner {
       return Scalar(start: start, end: position, style: .singleQuoted, textStart: textStart, textEnd: position - 1)
     default:
       guard canStartPlain() else { throw Declined() }
-      var end = position
+      let (end, next) = try Self.plainScalar(in: bytes, from: start, inFlow: inFlow)
+      position = next
+      return Scalar(start: start, end: end, style: .plain, textStart: start, textEnd: end)
+    }
+  }
+
+  /// The end of a plain scalar that starts at `start`, and where reading goes on: just past
+  /// it, or in a flow collection at the indicator that ends it. Static, on its arguments, so
+  /// that the loop runs in registers.
+  private static func plainScalar(
+    in bytes: UnsafeBufferPointer<UInt8>, from start: Int, inFlow: Bool
+  ) throws -> (end: Int, next: Int) {
+    let count = bytes.count
+    @inline(__always) func byte(_ index: Int) -> UInt8 { index < count ? bytes[index] : 0 }
+    @inline(__always) func isBlankOrEnd(_ index: Int) -> Bool {
+      let byte = byte(index)
+      return byte == 0x20 || byte == 0x0A || byte == 0
+    }
+    var position = start
+    while true {
+      // A run of characters that are not blank. Letters and most punctuation are past `:`.
       while true {
-        // A run of characters that are not blank.
-        while true {
-          let byte = byte(position)
-          if byte == 0x20 || byte == 0x0A || byte == 0 { break }
-          if byte == UInt8(ascii: ":") {
-            if isBlankOrEnd(position + 1) { break }
-            // In a flow collection, `:` before an indicator is an error of libyaml's.
-            if inFlow {
-              switch self.byte(position + 1) {
-              case UInt8(ascii: ","), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
-                UInt8(ascii: "}"):
-                throw Declined()
-              default: break
-              }
-            }
-          } else if inFlow {
-            switch byte {
-            case UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"):
-              return Scalar(start: start, end: end, style: .plain, textStart: start, textEnd: end)
+        let current = byte(position)
+        if current > UInt8(ascii: ":") {
+          // `[`, `]`, `{` and `}` are `{` or `}` with bit 5 set.
+          if inFlow, current | 0x20 == UInt8(ascii: "{") || current | 0x20 == UInt8(ascii: "}") {
+            return (position, position)
+          }
+          position += 1
+          continue
+        }
+        if current == 0x20 || current == 0x0A || current == 0 { break }
+        if current == UInt8(ascii: ":") {
+          if isBlankOrEnd(position + 1) { break }
+          // In a flow collection, `:` before an indicator is an error of libyaml's.
+          if inFlow {
+            switch byte(position + 1) {
+            case UInt8(ascii: ","), UInt8(ascii: "?"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
+              UInt8(ascii: "}"):
+              throw Declined()
             default: break
             }
           }
-          position += 1
-          end = position
+        } else if inFlow, current == UInt8(ascii: ",") {
+          return (position, position)
         }
-        // Blanks, then more of the scalar, or its end.
-        var next = position
-        while byte(next) == 0x20 { next += 1 }
-        let following = byte(next)
-        if following == 0x0A || following == 0 {
-          // A plain scalar in a flow collection that goes on to the next line is libyaml's.
-          if inFlow { throw Declined() }
-          break
-        }
-        if following == UInt8(ascii: "#") {
-          if inFlow { throw Declined() }
-          break
-        }
-        if following == UInt8(ascii: ":") && isBlankOrEnd(next + 1) { break }
-        position = next
-        if inFlow {
-          switch following {
-          case UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"):
-            return Scalar(start: start, end: end, style: .plain, textStart: start, textEnd: end)
-          default: break
-          }
+        position += 1
+      }
+      let end = position
+      // Blanks, then more of the scalar, or its end.
+      while byte(position) == 0x20 { position += 1 }
+      let following = byte(position)
+      if following == 0x0A || following == 0 || following == UInt8(ascii: "#") {
+        // A plain scalar in a flow collection that goes on to the next line is libyaml's.
+        if inFlow { throw Declined() }
+        return (end, end)
+      }
+      if following == UInt8(ascii: ":") && isBlankOrEnd(position + 1) { return (end, end) }
+      if inFlow {
+        switch following {
+        case UInt8(ascii: ","), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+          return (end, position)
+        default: break
         }
       }
-      position = end
-      return Scalar(start: start, end: end, style: .plain, textStart: start, textEnd: end)
     }
   }
 

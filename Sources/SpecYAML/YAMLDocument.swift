@@ -342,12 +342,14 @@ package struct Tape: Sendable {
         child = nodes[Int(child)].next
       }
       // No buffer for an empty sequence (see the mapping below).
-      let elements: [YAMLNode] = count == 0 ? [] : .init(unsafeUninitializedCapacity: count) { buffer, initialized in
+      // Reserved and appended: `init(unsafeUninitializedCapacity:)` allocates through
+      // unspecialised generic code, about 650 instructions an array.
+      var elements: [YAMLNode] = []
+      if count > 0 {
+        elements.reserveCapacity(count)
         var child = node.first
         while child != Tape.none {
-          (buffer.baseAddress! + initialized).initialize(
-            to: Self.node(at: Int(child), nodes: nodes, text: text, sources: sources))
-          initialized += 1
+          elements.append(Self.node(at: Int(child), nodes: nodes, text: text, sources: sources))
           child = nodes[Int(child)].next
         }
       }
@@ -363,15 +365,16 @@ package struct Tape: Sendable {
       // count into the one empty-array storage that every thread shares, which
       // ThreadSanitizer saw race with another thread's read of it (the parse-ahead thread
       // of `SpecEngine.load`).
-      let entries: [YAMLNode.Mapping.Entry] = count == 0 ? [] : .init(unsafeUninitializedCapacity: count) { buffer, initialized in
+      var entries: [YAMLNode.Mapping.Entry] = []
+      if count > 0 {
+        entries.reserveCapacity(count)
         var key = node.first
         while key != Tape.none {
           let value = nodes[Int(key)].next
-          (buffer.baseAddress! + initialized).initialize(
-            to: YAMLNode.Mapping.Entry(
+          entries.append(
+            YAMLNode.Mapping.Entry(
               key: Self.node(at: Int(key), nodes: nodes, text: text, sources: sources),
               value: Self.node(at: Int(value), nodes: nodes, text: text, sources: sources)))
-          initialized += 1
           key = nodes[Int(value)].next
         }
       }

@@ -273,13 +273,20 @@ struct TapeBuilder {
   /// mark, where the two are the same.
   let byteOffsets: CharacterOffsets?
 
-  init(source: SourceFile, limits: YAMLParser.Limits) {
+  /// - Parameter marksInBytes: whether the marks of the events come with byte offsets
+  ///   (``SubsetScanner``'s), not libyaml's character indexes.
+  init(source: SourceFile, limits: YAMLParser.Limits, marksInBytes: Bool = false) {
     self.source = source
     self.limits = limits
-    byteOffsets = CharacterOffsets(source.bytes)
+    byteOffsets = marksInBytes ? nil : CharacterOffsets(source.bytes)
     tape.sources.append(source)
     tape.nodes.reserveCapacity(source.bytes.count / 8)
-    tape.text.reserveCapacity(source.bytes.count / 2)
+    if marksInBytes {
+      // The file's bytes (shared, not copied), so that a scalar's text can be where it is written.
+      tape.text = source.bytes
+    } else {
+      tape.text.reserveCapacity(source.bytes.count / 2)
+    }
   }
 
   @inline(__always)
@@ -300,7 +307,10 @@ struct TapeBuilder {
   /// location should then be the end of that last line. (Found by the `decode` fuzz target:
   /// the document `---` was null at 2:1 in a file of one line.)
   func endMark(line: Int) -> Mark {
-    let bytes = source.bytes
+    Self.endMark(line: line, in: source.bytes)
+  }
+
+  static func endMark(line: Int, in bytes: [UInt8]) -> Mark {
     let end = bytes.count
     guard line >= 1, Self.lineBreak(endingAt: end, in: bytes) == 0 else {
       return Mark(line: line + 1, column: 1, offset: end)
@@ -401,11 +411,18 @@ struct TapeBuilder {
     _ text: UnsafeBufferPointer<UInt8>, start: Mark, end: Mark, style: YAMLNode.ScalarStyle, tag: YAMLNode.Tag,
     anchor: String?
   ) throws {
-    let offset = tape.appendText(text)
+    try scalar(
+      at: tape.appendText(text), count: text.count, start: start, end: end, style: style, tag: tag, anchor: anchor)
+  }
+
+  /// A scalar whose text is already in the tape's text, `count` bytes at `first`.
+  mutating func scalar(
+    at first: UInt32, count: Int, start: Mark, end: Mark, style: YAMLNode.ScalarStyle, tag: YAMLNode.Tag,
+    anchor: String?
+  ) throws {
     let ref = tape.append(
       Tape.Node(
-        start: start, end: end, first: offset, count: UInt32(text.count), source: 1,
-        kind: .scalar, style: style, tag: tag))
+        start: start, end: end, first: first, count: UInt32(count), source: 1, kind: .scalar, style: style, tag: tag))
     if let anchor {
       anchors[anchor] = Anchored(ref: ref, size: 1, height: 0)
     }

@@ -108,6 +108,47 @@ extension SubsetScannerTests {
   }
 }
 
+extension SubsetScannerTests {
+  /// Shapes that libyaml reads and the scanner leaves to it.
+  @Test(arguments: [
+    "a: !!str 1\n", "a: \"x\\ty\"\n", "a: b\n  c\n", "? a\n: b\n", "%YAML 1.1\n---\na: 1\n", "---\na: 1\n",
+    "a: [1,\n  2]\n", "- a\n", "a: |2\n   x\n", "a:\tb\n", "a: b\r\n", "a: 'x\n  y'\n", "\u{FEFF}a: 1\n",
+    "a: [b: c]\n", "a: {b: 1,}\n", "a: &x\nb: 1\n", "  a: 1\n"
+  ])
+  func shapesLeftToLibYAML(_ text: String) throws {
+    #expect(Self.scan(text) == nil)
+    _ = try YAMLParser.parse(text)
+  }
+
+  /// A file with an error is always libyaml's, so its message is the one it always was.
+  @Test(arguments: ["a: 1\nb: 2\na: 3\n", "a: 1\nb: *nowhere\n", "a: b: c\n", "a: [1, 2\n"])
+  func filesWithErrorsAreLeftToLibYAML(_ text: String) {
+    #expect(Self.scan(text) == nil)
+    #expect(throws: YAMLError.self) { try YAMLParser.parse(text) }
+  }
+
+  /// The eight-bytes-at-a-time check of the characters against the byte-by-byte rule, for
+  /// every ASCII byte at every place in a word, and for characters that are not ASCII.
+  @Test func charactersAreCheckedAsLibYAMLReadsThem() {
+    for byte in UInt8(1)..<0x80 {
+      let allowed = byte == 0x0A || (byte >= 0x20 && byte != 0x7F)
+      for place in 0..<17 {
+        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 17)
+        bytes[place] = byte
+        let result = bytes.withUnsafeBufferPointer { SubsetScanner.checkCharacters($0) }
+        #expect(result == (allowed ? true : nil), "byte 0x\(String(byte, radix: 16)) at \(place)")
+      }
+    }
+    for (text, expected) in [
+      ("é ü 😀 \u{A0} \u{D7FF} \u{E000} \u{FFFD}", false as Bool?), ("\u{85}", nil), ("\u{9F}", nil), ("\u{2028}", nil),
+      ("\u{2029}", nil), ("\u{FEFF}", nil), ("\u{FFFE}", nil), ("\u{FFFF}", nil),
+    ] {
+      let bytes = Array(("padding " + text + " more padding").utf8)
+      #expect(bytes.withUnsafeBufferPointer { SubsetScanner.checkCharacters($0) } == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+  }
+}
+
 /// A small, seeded random number generator, so the mutations are the same in every run.
 struct SplitMix64: RandomNumberGenerator {
   var state: UInt64
