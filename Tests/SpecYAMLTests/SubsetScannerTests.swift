@@ -71,6 +71,10 @@ extension SubsetScannerTests {
     "k: \"é ünï\"\nü: x y z\n",
     "s:\n  - - a\n  -\n  - k: v\n    l: w\n  - { a: 1 }\n",
     "time: 2024-05-01T00:00:00Z\nurl: http://x.y/z#f\nlist: [a:b, c d, 'e, f']\n",
+    "a:\n  - |\n    x\n     y\n  - >+\n\n    z\n\n  - |-\n    w\nb: 1\n",
+    "k:\n- &a\n  x: 1\n- *a\n- &s [1, 2]\n- &t 'q'\n",
+    "é: ü\n  # c\nx: [é, 'ü''s']\ny: \"ñ\" # é\n",
+    "a: x # c\n# c2\nb:\n  # c3\n  c: d\n\n\ne:   \n",
   ]
 
   static let insertions: [String] = [
