@@ -3,19 +3,19 @@
 ///
 /// The subset: one document whose root is a block mapping at column 0; block mappings and
 /// block sequences (indented or not); keys and values that are plain, single-quoted or
-/// double-quoted scalars on one line; literal block scalars (`|`, `|-`, `|+`); flow
-/// mappings and flow sequences on one line; comments. Lines end in `\n`.
+/// double-quoted (escapes included) scalars on one line; literal and folded block scalars
+/// without an indentation indicator; flow mappings and flow sequences on one line; anchors
+/// and aliases; comments. Lines end in `\n`.
 ///
 /// It declines (so libyaml reads the file) at the first thing outside that: a tab, a `\r`,
-/// a byte order mark, an escape in a double-quoted scalar, a scalar over several lines, an
-/// anchor, alias or tag, `?` keys, `>`, `---`, a directive, and every place where libyaml
-/// would report an error. It never reports an error itself: an error found while building
-/// (a duplicate key, nesting too deep) declines too, so every message a user sees comes
-/// from one parser.
+/// a byte order mark, a scalar or a flow collection over several lines, a tag, `?` keys,
+/// `---`, a directive, and every place where libyaml would report an error. It never
+/// reports an error itself: an error found while building (a duplicate key, nesting too
+/// deep) declines too, so every message a user sees comes from one parser.
 ///
 /// What it builds is what libyaml's events build: the same nodes, texts and marks (libyaml's
 /// lines and columns, and its positions for the ends of block collections). Debug builds
-/// check this on every file they read, and the `tape` fuzz target checks it on random text.
+/// check this on every file they read, and the `yaml` fuzz target on every input.
 struct SubsetScanner {
   /// Where the file leaves the subset.
   struct Declined: Error {
@@ -557,15 +557,34 @@ struct SubsetScanner {
     switch byte(start) {
     case UInt8(ascii: "\""):
       position += 1
+      var textStart = position
+      var fromScratch = false
       while true {
         let byte = byte(position)
         if byte == UInt8(ascii: "\"") { break }
-        // Escapes, and scalars over several lines, are libyaml's.
-        guard byte != UInt8(ascii: "\\"), byte != 0x0A, byte != 0 else { throw Declined() }
+        // A scalar over several lines is libyaml's.
+        guard byte != 0x0A, byte != 0 else { throw Declined() }
+        if byte == UInt8(ascii: "\\") {
+          // The text with its escapes resolved is made in `scratch`.
+          if !fromScratch {
+            fromScratch = true
+            let copied = scratch.count
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[textStart..<position]))
+            textStart = copied
+          }
+          try readEscape()
+          continue
+        }
+        if fromScratch { scratch.append(byte) }
         position += 1
       }
       position += 1
-      return Scalar(start: start, end: position, style: .doubleQuoted, textStart: start + 1, textEnd: position - 1)
+      if fromScratch {
+        return Scalar(
+          start: start, end: position, style: .doubleQuoted, textStart: textStart, textEnd: scratch.count,
+          fromScratch: true)
+      }
+      return Scalar(start: start, end: position, style: .doubleQuoted, textStart: textStart, textEnd: position - 1)
     case UInt8(ascii: "'"):
       position += 1
       var textStart = position
@@ -601,6 +620,69 @@ struct SubsetScanner {
       let (end, next) = try Self.plainScalar(in: bytes, from: start, inFlow: inFlow)
       position = next
       return Scalar(start: start, end: end, style: .plain, textStart: start, textEnd: end)
+    }
+  }
+
+  /// An escape of a double-quoted scalar, at its `\\`, appended to `scratch` as libyaml
+  /// resolves it (`scan_flow_scalar`). A line break after the `\\`, and an escape that
+  /// libyaml rejects, are libyaml's.
+  private mutating func readEscape() throws {
+    let code = byte(position + 1)
+    position += 2
+    var digits = 0
+    switch code {
+    case UInt8(ascii: "0"): scratch.append(0)
+    case UInt8(ascii: "a"): scratch.append(0x07)
+    case UInt8(ascii: "b"): scratch.append(0x08)
+    case UInt8(ascii: "t"): scratch.append(0x09)
+    case UInt8(ascii: "n"): scratch.append(0x0A)
+    case UInt8(ascii: "v"): scratch.append(0x0B)
+    case UInt8(ascii: "f"): scratch.append(0x0C)
+    case UInt8(ascii: "r"): scratch.append(0x0D)
+    case UInt8(ascii: "e"): scratch.append(0x1B)
+    case UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "/"), UInt8(ascii: "\\"): scratch.append(code)
+    case UInt8(ascii: "N"): appendUTF8(0x85)
+    case UInt8(ascii: "_"): appendUTF8(0xA0)
+    case UInt8(ascii: "L"): appendUTF8(0x2028)
+    case UInt8(ascii: "P"): appendUTF8(0x2029)
+    case UInt8(ascii: "x"): digits = 2
+    case UInt8(ascii: "u"): digits = 4
+    case UInt8(ascii: "U"): digits = 8
+    default: throw Declined()
+    }
+    guard digits > 0 else { return }
+    var value: UInt32 = 0
+    for _ in 0..<digits {
+      let digit = byte(position)
+      let nibble: UInt8
+      switch digit {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit - UInt8(ascii: "A") + 10
+      default: throw Declined()
+      }
+      value = value << 4 | UInt32(nibble)
+      position += 1
+    }
+    guard value < 0xD800 || (value > 0xDFFF && value <= 0x10FFFF) else { throw Declined() }
+    appendUTF8(value)
+  }
+
+  private mutating func appendUTF8(_ value: UInt32) {
+    if value < 0x80 {
+      scratch.append(UInt8(value))
+    } else if value < 0x800 {
+      scratch.append(UInt8(0xC0 | value >> 6))
+      scratch.append(UInt8(0x80 | value & 0x3F))
+    } else if value < 0x10000 {
+      scratch.append(UInt8(0xE0 | value >> 12))
+      scratch.append(UInt8(0x80 | (value >> 6) & 0x3F))
+      scratch.append(UInt8(0x80 | value & 0x3F))
+    } else {
+      scratch.append(UInt8(0xF0 | value >> 18))
+      scratch.append(UInt8(0x80 | (value >> 12) & 0x3F))
+      scratch.append(UInt8(0x80 | (value >> 6) & 0x3F))
+      scratch.append(UInt8(0x80 | value & 0x3F))
     }
   }
 

@@ -75,12 +75,14 @@ extension SubsetScannerTests {
     "k:\n- &a\n  x: 1\n- *a\n- &s [1, 2]\n- &t 'q'\n",
     "é: ü\n  # c\nx: [é, 'ü''s']\ny: \"ñ\" # é\n",
     "a: x # c\n# c2\nb:\n  # c3\n  c: d\n\n\ne:   \n",
+    "a: \"tab\\tnew\\nq\\\"s\\\\ \\x41\\u00e9\\U0001F600\\0\\N\\_\\L\\P\\e\\/\\ \"\nb: [\"\\x7e\", {c: \"d\\te\"}]\n",
   ]
 
   static let insertions: [String] = [
     " ", "  ", "\n", ":", ": ", "-", "- ", "#", " #", "'", "\"", "''", "{", "}", "[", "]", ",", ", ", "&a ", "*a",
     "*base", "|", ">", "|-", "|+", "|2", "\n  ", "\n- ", "\n    ", "x", "é", "---", "...", "?", "? ", "!", "!!str ",
-    "%", "@", "<<: ", "\\", "\t", "\r", "a: b", "\u{2028}", "\u{FEFF}", "\u{85}",
+    "%", "@", "<<: ", "\\", "\t", "\r", "a: b", "\u{2028}", "\u{FEFF}", "\u{85}", "\\n", "\\\"", "\\x4", "\\u00e9",
+    "\\U0001F600", "\\ud800", "\\0", "\\N", "\\q", "\\L",
   ]
 
   /// Mutated texts read by the scanner read as libyaml reads them (the helper records any
@@ -115,7 +117,7 @@ extension SubsetScannerTests {
 extension SubsetScannerTests {
   /// Shapes that libyaml reads and the scanner leaves to it.
   @Test(arguments: [
-    "a: !!str 1\n", "a: \"x\\ty\"\n", "a: b\n  c\n", "? a\n: b\n", "%YAML 1.1\n---\na: 1\n", "---\na: 1\n",
+    "a: !!str 1\n", "a: \"x\\\n  y\"\n", "a: b\n  c\n", "? a\n: b\n", "%YAML 1.1\n---\na: 1\n", "---\na: 1\n",
     "a: [1,\n  2]\n", "- a\n", "a: |2\n   x\n", "a:\tb\n", "a: b\r\n", "a: 'x\n  y'\n", "\u{FEFF}a: 1\n",
     "a: [b: c]\n", "a: {b: 1,}\n", "a: &x\nb: 1\n", "  a: 1\n"
   ])
@@ -125,7 +127,7 @@ extension SubsetScannerTests {
   }
 
   /// A file with an error is always libyaml's, so its message is the one it always was.
-  @Test(arguments: ["a: 1\nb: 2\na: 3\n", "a: 1\nb: *nowhere\n", "a: b: c\n", "a: [1, 2\n"])
+  @Test(arguments: ["a: 1\nb: 2\na: 3\n", "a: 1\nb: *nowhere\n", "a: b: c\n", "a: [1, 2\n", "a: \"\\x4g\"\n", "a: \"\\ud800\"\n"])
   func filesWithErrorsAreLeftToLibYAML(_ text: String) {
     #expect(Self.scan(text) == nil)
     #expect(throws: YAMLError.self) { try YAMLParser.parse(text) }
