@@ -53,7 +53,8 @@ struct SubsetScanner {
     source.bytes.withUnsafeBufferPointer { buffer -> Result<Tape, any Error> in
       guard let isASCII = checkCharacters(buffer) else { return .failure(Declined()) }
       var scanner = SubsetScanner(
-        source: source, bytes: buffer, isASCII: isASCII, builder: TapeBuilder(source: source, limits: limits, marksInBytes: true))
+        source: source, bytes: buffer, isASCII: isASCII,
+        builder: TapeBuilder(source: source, limits: limits, marksInBytes: true))
       do {
         try scanner.scanDocument()
         return .success(try scanner.builder.finish())
@@ -250,7 +251,8 @@ struct SubsetScanner {
   }
 
   private mutating func addEmptyScalar(at mark: Mark) throws {
-    try builder.scalar(UnsafeBufferPointer(start: nil, count: 0), start: mark, end: mark, style: .plain, tag: .none, anchor: nil)
+    try builder.scalar(
+      UnsafeBufferPointer(start: nil, count: 0), start: mark, end: mark, style: .plain, tag: .none, anchor: nil)
   }
 
   // MARK: The block context
@@ -432,7 +434,8 @@ struct SubsetScanner {
     while true {
       let byte = byte(position)
       let isNameByte =
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
         || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
         || byte == UInt8(ascii: "-")
       guard isNameByte else { break }
@@ -565,13 +568,7 @@ struct SubsetScanner {
         // A scalar over several lines is libyaml's.
         guard byte != 0x0A, byte != 0 else { throw Declined() }
         if byte == UInt8(ascii: "\\") {
-          // The text with its escapes resolved is made in `scratch`.
-          if !fromScratch {
-            fromScratch = true
-            let copied = scratch.count
-            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[textStart..<position]))
-            textStart = copied
-          }
+          moveToScratch(&textStart, &fromScratch)
           try readEscape()
           continue
         }
@@ -579,12 +576,7 @@ struct SubsetScanner {
         position += 1
       }
       position += 1
-      if fromScratch {
-        return Scalar(
-          start: start, end: position, style: .doubleQuoted, textStart: textStart, textEnd: scratch.count,
-          fromScratch: true)
-      }
-      return Scalar(start: start, end: position, style: .doubleQuoted, textStart: textStart, textEnd: position - 1)
+      return quoted(from: start, style: .doubleQuoted, textStart: textStart, fromScratch: fromScratch)
     case UInt8(ascii: "'"):
       position += 1
       var textStart = position
@@ -594,13 +586,8 @@ struct SubsetScanner {
         guard byte != 0x0A, byte != 0 else { throw Declined() }
         if byte == UInt8(ascii: "'") {
           guard self.byte(position + 1) == UInt8(ascii: "'") else { break }
-          // `''` is one quote: the text is unescaped into `scratch`.
-          if !fromScratch {
-            fromScratch = true
-            let copied = scratch.count
-            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[textStart..<position]))
-            textStart = copied
-          }
+          // `''` is one quote.
+          moveToScratch(&textStart, &fromScratch)
           scratch.append(UInt8(ascii: "'"))
           position += 2
           continue
@@ -609,18 +596,31 @@ struct SubsetScanner {
         position += 1
       }
       position += 1
-      if fromScratch {
-        return Scalar(
-          start: start, end: position, style: .singleQuoted, textStart: textStart, textEnd: scratch.count,
-          fromScratch: true)
-      }
-      return Scalar(start: start, end: position, style: .singleQuoted, textStart: textStart, textEnd: position - 1)
+      return quoted(from: start, style: .singleQuoted, textStart: textStart, fromScratch: fromScratch)
     default:
       guard canStartPlain() else { throw Declined() }
       let (end, next) = try Self.plainScalar(in: bytes, from: start, inFlow: inFlow)
       position = next
       return Scalar(start: start, end: end, style: .plain, textStart: start, textEnd: end)
     }
+  }
+
+  /// Copies a quoted scalar's text so far (from `textStart` to `position`) into `scratch`,
+  /// where the rest of it is written with its escapes resolved, the first time one is met.
+  private mutating func moveToScratch(_ textStart: inout Int, _ fromScratch: inout Bool) {
+    guard !fromScratch else { return }
+    fromScratch = true
+    let copied = scratch.count
+    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[textStart..<position]))
+    textStart = copied
+  }
+
+  /// A quoted scalar that ends just before `position`, its text in the file or in `scratch`.
+  @inline(__always)
+  private func quoted(from start: Int, style: YAMLNode.ScalarStyle, textStart: Int, fromScratch: Bool) -> Scalar {
+    Scalar(
+      start: start, end: position, style: style, textStart: textStart,
+      textEnd: fromScratch ? scratch.count : position - 1, fromScratch: fromScratch)
   }
 
   /// An escape of a double-quoted scalar, at its `\\`, appended to `scratch` as libyaml

@@ -306,7 +306,8 @@ struct TapeBuilder {
   @inline(__always)
   func mark(_ mark: yaml_mark_t) -> Mark {
     let index = Int(mark.index)
-    return self.mark(line: Int(mark.line), column: Int(mark.column), offset: byteOffsets?.byteOffset(of: index) ?? index)
+    let offset = byteOffsets?.byteOffset(of: index) ?? index
+    return self.mark(line: Int(mark.line), column: Int(mark.column), offset: offset)
   }
 
   /// The mark of libyaml's 0-based `line` and `column` at byte `offset`.

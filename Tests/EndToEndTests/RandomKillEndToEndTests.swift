@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 #if os(Linux)
   /// Workers killed at random (SIGKILL, as the OOM killer or `kill -9` would) while a suite
@@ -27,7 +28,7 @@ import Testing
 
     /// Writes 5 files of 8 scenarios each, one of them fast in each file and the others slow,
     /// of 1 to 4 steps.
-    static func generate(in directory: URL, random: inout SplitMix) throws -> Generated {
+    static func generate(in directory: URL, random: inout SplitMix64) throws -> Generated {
       var generated = Generated()
       let specs = directory.appendingPathComponent("specs")
       try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
@@ -53,7 +54,7 @@ import Testing
       let seed = ProcessInfo.processInfo.environment["RANDOM_KILL_SEED"].flatMap { UInt64($0) }
         ?? UInt64.random(in: 0...UInt64.max)
       let context = Comment(rawValue: "seed \(seed) (replay with RANDOM_KILL_SEED=\(seed))")
-      var random = SplitMix(seed: seed)
+      var random = SplitMix64(seed: seed)
       let directory = FileManager.default.temporaryDirectory.appendingPathComponent("random-kill-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: directory) }
       let generated = try Self.generate(in: directory, random: &random)
@@ -130,7 +131,7 @@ import Testing
 
     /// Kills `count` workers of `process`, one at a time, each at a random moment early in
     /// the 200 ms sleep of a slow scenario; returns how many it killed before the run ended.
-    static func killWorkers(of process: Process, count: Int, random: inout SplitMix) -> Int {
+    static func killWorkers(of process: Process, count: Int, random: inout SplitMix64) -> Int {
       let clock = ContinuousClock()
       /// When the test last looked at each worker, and how many times its main thread had
       /// blocked by then.
@@ -219,16 +220,4 @@ import Testing
     }
   }
 
-  /// SplitMix64, seeded, for the test's random choices.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
 #endif

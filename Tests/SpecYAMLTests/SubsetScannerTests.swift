@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpecYAML
+import TestSupport
 
 /// ``SubsetScanner`` reads the YAML that specs are written in as libyaml does, and leaves the
 /// rest to libyaml.
@@ -24,17 +25,21 @@ import Testing
     do {
       let reference = try parser.parseWithLibYAML(source)
       if let difference = tape.firstDifference(from: reference) {
-        Issue.record("\(path) differs: \(difference)\n\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+        Issue.record(
+          "\(path) differs: \(difference)\n\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
       }
     } catch {
-      Issue.record("the scanner read \(path), which libyaml rejects: \(error)\n\(String(decoding: bytes, as: UTF8.self))", sourceLocation: sourceLocation)
+      Issue.record(
+        "the scanner read \(path), which libyaml rejects: \(error)\n\(String(decoding: bytes, as: UTF8.self))",
+        sourceLocation: sourceLocation)
     }
     return tape
   }
 
   @Test func theExampleSpecsAreReadByTheScanner() throws {
     let specs = Self.repository.appendingPathComponent("specs")
-    let files = try FileManager.default.contentsOfDirectory(atPath: specs.path).filter { $0.hasSuffix(".yaml") }.sorted()
+    let files = try FileManager.default.contentsOfDirectory(atPath: specs.path).filter { $0.hasSuffix(".yaml") }
+      .sorted()
     #expect(files.count == 8)
     for file in files {
       let bytes = try Array(Data(contentsOf: specs.appendingPathComponent(file)))
@@ -152,18 +157,5 @@ extension SubsetScannerTests {
       let bytes = Array(("padding " + text + " more padding").utf8)
       #expect(bytes.withUnsafeBufferPointer { SubsetScanner.checkCharacters($0) } == expected, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
     }
-  }
-}
-
-/// A small, seeded random number generator, so the mutations are the same in every run.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
