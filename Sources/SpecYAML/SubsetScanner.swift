@@ -39,8 +39,9 @@ struct SubsetScanner {
   private var lineStart = 0
   /// The column of the innermost block collection (libyaml's `indent`): -1 at the top.
   private var indent = -1
-  /// Unescaped texts of single-quoted scalars with `''` in them.
+  /// The texts of quoted scalars with escapes (`''`, `\\n`), once resolved.
   private var scratch: [UInt8] = []
+  private let columns = CountedColumn()
 
   /// The document of a file in the subset, or `nil` when libyaml must read it.
   static func scan(_ source: SourceFile, limits: YAMLParser.Limits) -> Tape? {
@@ -154,11 +155,32 @@ struct SubsetScanner {
     return byte == 0x20 || byte == 0x0A || byte == 0
   }
 
+  /// libyaml's 0-based column of `offset` on the current line: characters, not bytes.
   @inline(__always) private func column(_ offset: Int) -> Int {
-    if isASCII { return offset - lineStart }
-    var characters = 0
-    for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 { characters += 1 }
-    return characters
+    isASCII ? offset - lineStart : countedColumn(offset)
+  }
+
+  /// The column of a line that has characters of several bytes, counted on from the last one
+  /// asked for, so that a long line costs one pass (marks come in order, nearly always).
+  private func countedColumn(_ offset: Int) -> Int {
+    let counted = columns
+    if counted.lineStart != lineStart || offset < counted.offset {
+      counted.lineStart = lineStart
+      counted.offset = lineStart
+      counted.column = 0
+    }
+    var column = counted.column
+    for index in counted.offset..<offset where bytes[index] & 0xC0 != 0x80 { column += 1 }
+    counted.offset = offset
+    counted.column = column
+    return column
+  }
+
+  /// Where ``countedColumn(_:)`` stopped: a line, an offset on it and its column.
+  private final class CountedColumn {
+    var lineStart = -1
+    var offset = 0
+    var column = 0
   }
 
   /// The mark of `offset`, on the current line.

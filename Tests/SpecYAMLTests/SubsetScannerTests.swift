@@ -138,6 +138,15 @@ extension SubsetScannerTests {
     #expect(throws: YAMLError.self) { try YAMLParser.parse(text) }
   }
 
+  /// A line of 100,000 scalars with characters of two bytes: columns are counted on along the
+  /// line, not from its start for each mark (which took minutes).
+  @Test func aLongLineOfCharactersOfSeveralBytesIsReadInOnePass() throws {
+    let text = "a: [" + Array(repeating: "é", count: 100_000).joined(separator: ", ") + "]\n"
+    let tape = try #require(Self.scan(text))
+    let last = tape.nodes[tape.nodes.count - 1]
+    #expect(last.start == Mark(line: 1, column: 5 + 3 * 99_999, offset: 4 + 4 * 99_999))
+  }
+
   /// The eight-bytes-at-a-time check of the characters against the byte-by-byte rule, for
   /// every ASCII byte at every place in a word, and for characters that are not ASCII.
   @Test func charactersAreCheckedAsLibYAMLReadsThem() {
