@@ -325,8 +325,8 @@ import Testing
 
         """)
     // Files that doc did not write stay, whatever the list says.
-    FileManager.default.createFile(atPath: output + "/notes.md", contents: Data("mine\n".utf8))
-    FileManager.default.createFile(atPath: temporary + "/outside.md", contents: Data())
+    try #require(FileManager.default.createFile(atPath: output + "/notes.md", contents: Data("mine\n".utf8)))
+    try #require(FileManager.default.createFile(atPath: temporary + "/outside.md", contents: Data()))
     let list = try Self.read(output + "/.reducer-spec-doc") + "../outside.md\n.hidden.md\n"
     try Data(list.utf8).write(to: URL(fileURLWithPath: output + "/.reducer-spec-doc"))
 
@@ -352,7 +352,7 @@ import Testing
   @Test func directoriesAndPagesThatCannotBeWritten() async throws {
     let output = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: output) }
-    FileManager.default.createFile(atPath: output + "/file", contents: Data())
+    try #require(FileManager.default.createFile(atPath: output + "/file", contents: Data()))
     let run = try await Self.run(["Tests/Fixtures/doc/tally.yaml", "-o", output + "/file/docs"])
     #expect(run.status == 1)
     #expect(run.stdout == "")
