@@ -18,15 +18,7 @@
 /// check this on every file they read, and the `yaml` fuzz target on every input.
 struct SubsetScanner {
   /// Where the file leaves the subset.
-  struct Declined: Error {
-    /// The scanner's source line that declined, and where in the file: for its tests.
-    var line: UInt
-    var offset = 0
-
-    init(line: UInt = #line) {
-      self.line = line
-    }
-  }
+  struct Declined: Error {}
 
   private let source: SourceFile
   private let bytes: UnsafeBufferPointer<UInt8>
@@ -45,25 +37,17 @@ struct SubsetScanner {
 
   /// The document of a file in the subset, or `nil` when libyaml must read it.
   static func scan(_ source: SourceFile, limits: YAMLParser.Limits) -> Tape? {
-    try? read(source, limits: limits).get()
-  }
-
-  /// The document, or why the scanner declined: ``Declined`` with the offset where it stopped,
-  /// or an error of the builder's.
-  static func read(_ source: SourceFile, limits: YAMLParser.Limits) -> Result<Tape, any Error> {
-    source.bytes.withUnsafeBufferPointer { buffer -> Result<Tape, any Error> in
-      guard let isASCII = checkCharacters(buffer) else { return .failure(Declined()) }
+    source.bytes.withUnsafeBufferPointer { buffer -> Tape? in
+      guard let isASCII = checkCharacters(buffer) else { return nil }
       var scanner = SubsetScanner(
         source: source, bytes: buffer, isASCII: isASCII,
         builder: TapeBuilder(source: source, limits: limits, marksInBytes: true))
       do {
         try scanner.scanDocument()
-        return .success(try scanner.builder.finish())
-      } catch var declined as Declined {
-        declined.offset = scanner.position
-        return .failure(declined)
+        return try scanner.builder.finish()
       } catch {
-        return .failure(error)
+        // Declined, or an error of the builder's: libyaml reads the file and reports it.
+        return nil
       }
     }
   }
