@@ -102,7 +102,6 @@ package struct Tape: Sendable {
     }
   }
 
-  /// Whether a scalar's text is exactly `string`, without making a `String` of it.
   /// Calls `body` with a scalar's UTF-8 bytes, in place (empty for a collection).
   package func withScalarBytes<R>(_ ref: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     let node = nodes[ref]
@@ -112,6 +111,7 @@ package struct Tape: Sendable {
     }
   }
 
+  /// Whether a scalar's text is exactly `string`, without making a `String` of it.
   package func scalar(_ ref: Int, equals string: String) -> Bool {
     let node = nodes[ref]
     guard node.kind == .scalar else { return false }

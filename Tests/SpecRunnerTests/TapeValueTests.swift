@@ -64,4 +64,87 @@ import Testing
     #expect(fromTape == [1, 2])
     #expect(fromNode == [1, 2])
   }
+
+  /// What a value says, as a scalar or as the pairs of a mapping: values that pack alike
+  /// but differ must decode apart through the memo.
+  struct Written: Decodable, Equatable {
+    struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+      if let scalar = try? decoder.singleValueContainer().decode(String.self) {
+        text = "scalar \(scalar.unicodeScalars.map { String($0.value) })"
+        return
+      }
+      let container = try decoder.container(keyedBy: Key.self)
+      text = try container.allKeys.map {
+        "\(Array($0.stringValue.utf8)) = \(Array(try container.decode(String.self, forKey: $0).utf8))"
+      }.joined(separator: ", ")
+    }
+  }
+
+  @Test func theMemoTellsApartShortValuesThatShareTheirBytes() throws {
+    let text = #"""
+      - { a: bc }
+      - { ab: c }
+      - { abc: "" }
+      - abc
+      - "abc"
+      - { a: "bc" }
+      - ""
+      - { "": "" }
+      - "a\0"
+      - "a"
+      - { "a\0": "" }
+      - { a: "\0" }
+      - abcdefghijklmnopqrstuvwxyz0123
+      - abcdefghijklmnopqrstuvwxyz01234
+      - { abcdefghijklmno: pqrstuvwxyz0123 }
+      - { abcdefghijklmno: pqrstuvwxyz01234 }
+      - { abcdefghijklmnopqrstuvwxyz0123: "" }
+      """#
+    let tape = try YAMLParser().parseDocument(bytes: Array(text.utf8), path: "v.yaml").tape
+    let memo = DecodeMemo()
+    var expected: [String] = []
+    var element = tape.nodes[tape.root].first
+    while element != Tape.none {
+      let document = SpecValue(tape, Int(element)).document
+      expected.append(try YAMLDecoder().decode(Written.self, from: document).text)
+      element = tape.nodes[Int(element)].next
+    }
+    #expect(Set(expected).count == expected.count - 2)  // `abc` and `"abc"`, `{ a: bc }` and `{ a: "bc" }`
+    for _ in 1...2 {
+      var index = 0
+      element = tape.nodes[tape.root].first
+      while element != Tape.none {
+        let document = SpecValue(tape, Int(element)).document
+        #expect(try memo.decode(Written.self, from: document, with: YAMLDecoder()).text == expected[index])
+        index += 1
+        element = tape.nodes[Int(element)].next
+      }
+    }
+  }
+
+  @Test func theMemoStartsOverPastItsLimitAndStillDecodesEveryValue() throws {
+    let count = DecodeMemo.limit + 100
+    let text = (0..<count).map { "- { v: \($0) }" }.joined(separator: "\n")
+    let tape = try YAMLParser().parseDocument(bytes: Array(text.utf8), path: "v.yaml").tape
+    let memo = DecodeMemo()
+    for _ in 1...2 {
+      var index = 0
+      var element = tape.nodes[tape.root].first
+      while element != Tape.none {
+        let value = try memo.decode([String: Int].self, from: SpecValue(tape, Int(element)).document, with: YAMLDecoder())
+        #expect(value == ["v": index])
+        index += 1
+        element = tape.nodes[Int(element)].next
+      }
+      #expect(index == count)
+    }
+  }
 }

@@ -75,6 +75,40 @@ final class DecodeMemo {
     }
   }
 
+  /// A type and a ``PackedValueKey``: the key of the usual actions, looked up without a
+  /// `String` and with a hash of a few multiplications.
+  private struct PackedKey: Equatable {
+    /// The type's `ObjectIdentifier`; 0 marks an empty slot.
+    var type: UInt
+    var value: PackedValueKey
+
+    static let empty = PackedKey(type: 0, value: nil)
+
+    init(type: UInt, value: PackedValueKey?) {
+      self.type = type
+      self.value = value ?? PackedValueKey.zero
+    }
+
+    /// A multiply-and-fold mix of the words (values come from spec files, not from an
+    /// adversary; a bad spread only lengthens the probes of a table that starts over at
+    /// ``DecodeMemo/limit`` values).
+    var hash: Int {
+      func mix(_ h: UInt64, _ word: UInt64) -> UInt64 {
+        let product = (h ^ word) &* 0xFF51_AFD7_ED55_8CCD
+        return product ^ product >> 32
+      }
+      let start = UInt64(type) &* 0x9E37_79B9_7F4A_7C15 ^ value.bits
+      return Int(truncatingIfNeeded: mix(mix(mix(mix(start, value.a), value.b), value.c), value.d))
+    }
+  }
+
+  /// Open addressing with linear probing over `PackedKey`s, twice as many slots as the
+  /// memo keeps values, each slot with its value's index in `packedValues`.
+  private static let packedSlotCount = 2 * limit
+  @exclusivity(unchecked) private var packedKeys = [PackedKey](repeating: .empty, count: packedSlotCount)
+  @exclusivity(unchecked) private var packedIndexes = [Int32](repeating: 0, count: packedSlotCount)
+  @exclusivity(unchecked) private var packedValues: [Any] = []
+
   // `@exclusivity(unchecked)`: every access to a class's `var` pays for a dynamic exclusivity
   // check, and a memo is asked at every step it binds. Its accesses never overlap: they are
   // made on the main actor, and none lasts across a call out (a decode runs between two).
@@ -91,19 +125,44 @@ final class DecodeMemo {
     // asks for no `T?` metadata.
     if let value = values[key] { return value as! T }
     let value = try decoder.decode(T.self, from: node)
-    if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
+    if values.count + packedValues.count >= Self.limit { startOver() }
     values[key] = value
     return value
   }
 
+  /// Forgets every value, so that memory stays flat.
+  private func startOver() {
+    values.removeAll(keepingCapacity: true)
+    packedValues.removeAll(keepingCapacity: true)
+    packedKeys.withUnsafeMutableBufferPointer { $0.update(repeating: .empty) }
+  }
+
   /// The same for the root of a document (a value of a spec file, read from the file's tape).
   func decode<T: Decodable>(_ type: T.Type, from document: YAMLDocument, with decoder: YAMLDecoder) throws -> T {
+    if let value = PackedValueKey(document) {
+      let packed = PackedKey(type: UInt(bitPattern: ObjectIdentifier(T.self)), value: value)
+      let mask = Self.packedSlotCount - 1
+      var slot = packed.hash & mask
+      while packedKeys[slot].type != 0 {
+        if packedKeys[slot] == packed { return packedValues[Int(packedIndexes[slot])] as! T }
+        slot = (slot + 1) & mask
+      }
+      let value = try decoder.decode(T.self, from: document)
+      if values.count + packedValues.count >= Self.limit {
+        startOver()
+        slot = packed.hash & mask
+      }
+      packedKeys[slot] = packed
+      packedIndexes[slot] = Int32(packedValues.count)
+      packedValues.append(value)
+      return value
+    }
     let key = Key(type: ObjectIdentifier(T.self), shape: Shape(document.tape))
     // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
     // asks for no `T?` metadata.
     if let value = values[key] { return value as! T }
     let value = try decoder.decode(T.self, from: document)
-    if values.count >= Self.limit { values.removeAll(keepingCapacity: true) }
+    if values.count + packedValues.count >= Self.limit { startOver() }
     values[key] = value
     return value
   }

@@ -1,0 +1,68 @@
+/// The whole of a short value, in six words: a document whose root is a scalar, or a mapping
+/// of one scalar to a scalar (`increment`, `{ setCount: "12" }`), with texts of 30 bytes at
+/// most in all. Two documents have equal keys exactly when their roots have the same texts,
+/// tags and scalar styles, wherever they are; a memo of decoded values keys the usual
+/// actions by it without making a `String`.
+package struct PackedValueKey: Equatable, Sendable {
+  /// The tags and styles (bit 63 set for a mapping).
+  package var bits: UInt64
+  /// The texts' bytes, then zeros; the last two bytes hold the length of all the texts and
+  /// that of the first, so that `{ a: "b" }` and `{ ab: "" }` differ.
+  package var a: UInt64, b: UInt64, c: UInt64, d: UInt64
+
+  /// `nil` when the root is of another shape, or its texts do not fit.
+  package init?(_ document: borrowing YAMLDocument) {
+    // Borrowed, and read in place: a copy of the document would retain its four buffers.
+    let root = document.tape.root
+    let node = document.tape.nodes[root]
+    switch node.kind {
+    case .scalar:
+      bits = UInt64(node.tag.rawValue) << 8 | UInt64(node.style.rawValue)
+      guard let words = Self.pack(document.tape, node, nil) else { return nil }
+      (a, b, c, d) = words
+    case .mapping where node.count == 1:
+      let keyNode = document.tape.nodes[Int(node.first)]
+      let valueNode = document.tape.nodes[Int(keyNode.next)]
+      guard keyNode.kind == .scalar, valueNode.kind == .scalar else { return nil }
+      bits = 1 << 63 | UInt64(node.tag.rawValue) << 32 | UInt64(keyNode.tag.rawValue) << 24
+        | UInt64(keyNode.style.rawValue) << 16 | UInt64(valueNode.tag.rawValue) << 8
+        | UInt64(valueNode.style.rawValue)
+      guard let words = Self.pack(document.tape, keyNode, valueNode) else { return nil }
+      (a, b, c, d) = words
+    default:
+      return nil
+    }
+  }
+
+  private static func pack(
+    _ tape: borrowing Tape, _ first: Tape.Node, _ second: Tape.Node?
+  ) -> (UInt64, UInt64, UInt64, UInt64)? {
+    let firstCount = Int(first.count)
+    let secondCount = second.map { Int($0.count) } ?? 0
+    guard firstCount + secondCount <= 30 else { return nil }
+    var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    tape.text.withUnsafeBytes { text in
+      withUnsafeMutableBytes(of: &words) { raw in
+        if firstCount > 0 {
+          raw.baseAddress!.copyMemory(from: text.baseAddress! + Int(first.first), byteCount: firstCount)
+        }
+        if let second, secondCount > 0 {
+          (raw.baseAddress! + firstCount).copyMemory(from: text.baseAddress! + Int(second.first), byteCount: secondCount)
+        }
+        raw[30] = UInt8(firstCount + secondCount)
+        raw[31] = UInt8(firstCount)
+      }
+    }
+    return words
+  }
+}
+
+extension PackedValueKey {
+  /// All zeros: the key of no document (an empty plain scalar's key has lengths of 0 and
+  /// bits of 0 too, so a memo must mark its empty slots apart from the key).
+  package static let zero = PackedValueKey(bits: 0, a: 0, b: 0, c: 0, d: 0)
+
+  private init(bits: UInt64, a: UInt64, b: UInt64, c: UInt64, d: UInt64) {
+    (self.bits, self.a, self.b, self.c, self.d) = (bits, a, b, c, d)
+  }
+}
