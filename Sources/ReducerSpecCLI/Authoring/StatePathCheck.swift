@@ -20,19 +20,25 @@ final class StatePathCheck {
     self.stateShape = stateShape
   }
 
-  /// The problems of one `state:` mapping, in the order of its keys.
-  func problems(in assignments: YAMLNode) -> [YAMLError] {
-    guard let mapping = assignments.mapping else { return [] }
-    return mapping.entries.compactMap { entry in
-      let name = entry.name
-      guard !fine.contains(name) else { return nil }
-      guard let path = try? StatePath(parsing: name) else { return nil }  // reported when the file is bound
-      guard let found = problem(in: path, at: entry.key) else {
+  /// The problems of one `state:` mapping, in the order of its keys. It is read on its
+  /// file's tape: a key's node is built only for a path not yet found fine.
+  func problems(in assignments: SpecValue) -> [YAMLError] {
+    let tape = assignments.document.tape
+    var problems: [YAMLError] = []
+    var key = tape.nodes[tape.root].first
+    while key != Tape.none {
+      let keyRef = Int(key)
+      key = tape.nodes[Int(tape.nodes[keyRef].next)].next
+      let name = tape.string(keyRef)
+      guard !fine.contains(name) else { continue }
+      guard let path = try? StatePath(parsing: name) else { continue }  // reported when the file is bound
+      if let found = problem(in: path, at: tape.node(at: keyRef)) {
+        problems.append(found)
+      } else {
         fine.insert(name)
-        return nil
       }
-      return found
     }
+    return problems
   }
 
   private func problem(in path: StatePath, at key: YAMLNode) -> YAMLError? {

@@ -167,6 +167,29 @@ final class DecodeMemo {
     return value
   }
 
+  /// The paths of a `state:` mapping on its file's tape, in order, each key's text parsed
+  /// once; a key that does not parse is reported at its place by the general parse.
+  func paths(of value: SpecValue) throws -> [StatePath] {
+    let tape = value.document.tape
+    var result: [StatePath] = []
+    result.reserveCapacity(Int(tape.nodes[tape.root].count))
+    var key = tape.nodes[tape.root].first
+    while key != Tape.none {
+      let text = tape.string(Int(key))
+      if let path = paths[text] {
+        result.append(path)
+      } else if let path = try? StatePath(parsing: text) {
+        if paths.count >= Self.limit { paths.removeAll(keepingCapacity: true) }
+        paths[text] = path
+        result.append(path)
+      } else {
+        return try StateAssignment.parse(value.node).map(\.path)
+      }
+      key = tape.nodes[Int(tape.nodes[Int(key)].next)].next
+    }
+    return result
+  }
+
   /// ``StateAssignment/parse(_:)``, with each path's text parsed once.
   func assignments(_ node: YAMLNode) throws -> [StateAssignment] {
     guard let mapping = node.mapping else { return try StateAssignment.parse(node) }

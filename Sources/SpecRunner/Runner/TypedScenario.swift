@@ -124,7 +124,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     // The stubs in force at each step, for `emit:` and `close:`.
     var stubbed = Set(entries.map(\.name))
     for spec in scenario.steps {
-      var stepAssignments = spec.state.flatMap { node in attempt { try memo.assignments(node) } }
+      let statePaths = spec.state.flatMap { value in attempt { try memo.paths(of: value) } }
+      var assertAssignments: [StateAssignment]?
       let step: Step?
       switch spec.kind {
       case .send(let node):
@@ -180,8 +181,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       case .cancel(let name):
         step = .cancel(name)
       case .assert(let node):
-        stepAssignments = attempt { try memo.assignments(node) }
-        step = stepAssignments == nil ? nil : .assert
+        assertAssignments = attempt { try memo.assignments(node) }
+        step = assertAssignments == nil ? nil : .assert
       case .emit(let entries):
         var emissions: [Emission] = []
         for entry in entries {
@@ -207,7 +208,11 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       }
       if let step {
         steps.append(step)
-        contexts.append(StepContext(spec: spec, state: stepAssignments))
+        if let state = spec.state, let statePaths {
+          contexts.append(StepContext(spec: spec, paths: statePaths, of: state))
+        } else {
+          contexts.append(StepContext(spec: spec, state: assertAssignments))
+        }
       }
     }
     guard errors.isEmpty else { return .errors(errors) }
@@ -470,6 +475,34 @@ package struct Emission: @unchecked Sendable {
 /// `state:` assignments. Not nested in the generic ``TypedScenario``, so not generic itself.
 package struct StepContext {
   package var spec: StepSpec
-  package var state: [StateAssignment]?
+  private let assignments: Assignments
+
+  private enum Assignments {
+    case none
+    case built([StateAssignment])
+    /// A `state:` mapping on its file's tape and its keys' paths, parsed when the step was
+    /// bound: the assignments' nodes are built when the step runs, so that checking a file
+    /// (which binds every step and runs none) builds none.
+    case onTape(SpecValue, [StatePath])
+  }
+
+  init(spec: StepSpec, state: [StateAssignment]?) {
+    self.spec = spec
+    assignments = state.map { .built($0) } ?? .none
+  }
+
+  init(spec: StepSpec, paths: [StatePath], of value: SpecValue) {
+    self.spec = spec
+    assignments = .onTape(value, paths)
+  }
+
+  /// The step's assignments (`state:`, or `assert:`'s), in the order of the file.
+  package var state: [StateAssignment]? {
+    switch assignments {
+    case .none: return nil
+    case .built(let assignments): return assignments
+    case .onTape(let value, let paths): return StateAssignment.onTape(value, paths: paths)
+    }
+  }
 }
 

@@ -24,7 +24,7 @@ extension ScenarioSpec {
     var behaviour = ScenarioBehaviour()
     behaviour.stubbed = dependencies.map(\.name)
     for step in steps {
-      if let state = step.state { behaviour.assertions.append(state) }
+      if let state = step.state { behaviour.assertions.append(state.node) }
       switch step.kind {
       case .send(let value):
         behaviour.sent.append((try? ActionPath.expand(value.node)) ?? value.node)

@@ -51,8 +51,9 @@ package struct StepSpec: Sendable {
   /// Where the step's mapping starts: where failures of the step are reported.
   var start: Mark
   var kind: StepKind
-  /// The `state:` assignments, for `send` and `receive`.
-  package var state: YAMLNode?
+  /// The `state:` mapping of assignments, for `send` and `receive`, as the file's document
+  /// rooted at it (``SpecValue/node`` is its node tree).
+  package var state: SpecValue?
   /// The `timeout:`, for `receive` and `finish`.
   package var timeout: Duration?
   var note: String?
@@ -69,9 +70,9 @@ package struct StepSpec: Sendable {
 
 /// A value of a spec file as written (an action), kept as the file's document rooted at the
 /// value: it decodes straight from the file's tape, and no node tree is built for it.
-struct SpecValue: Sendable {
+package struct SpecValue: Sendable {
   /// The file's document, with the value as its root.
-  var document: YAMLDocument
+  package var document: YAMLDocument
 
   init(_ tape: Tape, _ ref: Int) {
     var tape = tape
@@ -80,7 +81,7 @@ struct SpecValue: Sendable {
   }
 
   /// The value as a node tree.
-  var node: YAMLNode { document.root }
+  package var node: YAMLNode { document.root }
 
   /// An error at the value.
   func error(_ message: String) -> YAMLError {

@@ -326,12 +326,12 @@ package struct SpecParser {
         return nil
       }
     }
-    var state: YAMLNode?
+    var state: SpecValue?
     if stateKey >= 0 {
       if case .send = kind {
-        state = assignments(t, Int(t.nodes[stateKey].next), for: "state")
+        state = assignmentsValue(t, Int(t.nodes[stateKey].next), for: "state")
       } else if kindName == "receive" {
-        state = assignments(t, Int(t.nodes[stateKey].next), for: "state")
+        state = assignmentsValue(t, Int(t.nodes[stateKey].next), for: "state")
       } else {
         fail("`state` goes with `send` or `receive`, not with `\(kindName)`", t, stateKey)
       }
@@ -466,13 +466,19 @@ package struct SpecParser {
   }
 
   private mutating func assignments(_ t: Tape, _ ref: Int, for key: String) -> YAMLNode? {
+    assignmentsValue(t, ref, for: key)?.node
+  }
+
+  /// The same, kept on the file's tape: a step's `state:` builds no node tree until its
+  /// step runs (``StepContext/state``).
+  private mutating func assignmentsValue(_ t: Tape, _ ref: Int, for key: String) -> SpecValue? {
     guard t.kind(ref) == .mapping else {
       fail(
         "expected a mapping of state assignments (`field: value`) for `\(key)`, found \(t.foundDescription(ref))",
         t, ref)
       return nil
     }
-    return t.node(at: ref)
+    return SpecValue(t, ref)
   }
 
   private mutating func stubs(_ t: Tape, _ ref: Int) -> [StubEntry] {

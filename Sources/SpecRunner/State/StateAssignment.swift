@@ -39,6 +39,21 @@ public struct StateAssignment: Sendable {
     }
   }
 
+  /// The assignments of a mapping on its file's tape whose keys' paths are parsed already
+  /// (``DecodeMemo/paths(of:)``), with their key and value nodes built.
+  static func onTape(_ value: SpecValue, paths: [StatePath]) -> [StateAssignment] {
+    let tape = value.document.tape
+    var result: [StateAssignment] = []
+    result.reserveCapacity(paths.count)
+    var key = tape.nodes[tape.root].first
+    for path in paths {
+      let valueRef = Int(tape.nodes[Int(key)].next)
+      result.append(StateAssignment(path: path, key: tape.node(at: Int(key)), value: tape.node(at: valueRef)))
+      key = tape.nodes[valueRef].next
+    }
+    return result
+  }
+
   /// The mark of a character of a key: keys are single-line, so it is on the key's line.
   static func mark(in key: YAMLNode, at offset: Int) -> Mark {
     let quoted = key.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
