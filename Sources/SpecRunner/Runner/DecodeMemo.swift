@@ -169,13 +169,14 @@ final class DecodeMemo {
 
   /// The paths of a `state:` mapping on its file's tape, in order, each key's text parsed
   /// once; a key that does not parse is reported at its place by the general parse.
-  func paths(of value: SpecValue) throws -> [StatePath] {
-    let tape = value.document.tape
+  func paths(of value: borrowing SpecValue) throws -> [StatePath] {
+    // Read in place: a copy of the tape would retain its four buffers.
+    let root = value.document.tape.root
     var result: [StatePath] = []
-    result.reserveCapacity(Int(tape.nodes[tape.root].count))
-    var key = tape.nodes[tape.root].first
+    result.reserveCapacity(Int(value.document.tape.nodes[root].count))
+    var key = value.document.tape.nodes[root].first
     while key != Tape.none {
-      let text = tape.string(Int(key))
+      let text = value.document.tape.string(Int(key))
       if let path = paths[text] {
         result.append(path)
       } else if let path = try? StatePath(parsing: text) {
@@ -185,7 +186,7 @@ final class DecodeMemo {
       } else {
         return try StateAssignment.parse(value.node).map(\.path)
       }
-      key = tape.nodes[Int(tape.nodes[Int(key)].next)].next
+      key = value.document.tape.nodes[Int(value.document.tape.nodes[Int(key)].next)].next
     }
     return result
   }

@@ -123,11 +123,12 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     let caseNames = CodingKeyProbe.keys(of: Action.self)
     // The stubs in force at each step, for `emit:` and `close:`.
     var stubbed = Set(entries.map(\.name))
-    for spec in scenario.steps {
-      let statePaths = spec.state.flatMap { value in attempt { try memo.paths(of: value) } }
+    // By index: `for spec in` would copy each step (a large struct) to read its fields.
+    for index in scenario.steps.indices {
+      let statePaths = scenario.steps[index].state == nil ? nil : attempt { try memo.paths(of: scenario.steps[index].state!) }
       var assertAssignments: [StateAssignment]?
       let step: Step?
-      switch spec.kind {
+      switch scenario.steps[index].kind {
       case .send(let node):
         if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
           step = .send(action)
@@ -155,7 +156,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           errors.append(
             YAMLError(
               "`advance` moves the test clock, but this scenario uses `clock: immediate`, whose sleeps end at once: "
-                + "remove the step, or use the test clock", source: spec.source, mark: spec.start))
+                + "remove the step, or use the test clock", source: scenario.steps[index].source, mark: scenario.steps[index].start))
         }
         step = .advance(duration)
       case .dependencies(let stepEntries):
@@ -203,15 +204,15 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       case .exhaustivity(let exhaustivity):
         step = .exhaustivity(exhaustivity)
       }
-      if case .dependencies(let stepEntries) = spec.kind {
+      if case .dependencies(let stepEntries) = scenario.steps[index].kind {
         stubbed.formUnion(stepEntries.map(\.name))
       }
       if let step {
         steps.append(step)
-        if let state = spec.state, let statePaths {
-          contexts.append(StepContext(spec: spec, paths: statePaths, of: state))
+        if let statePaths {
+          contexts.append(StepContext(spec: scenario.steps[index], statePaths: statePaths))
         } else {
-          contexts.append(StepContext(spec: spec, state: assertAssignments))
+          contexts.append(StepContext(spec: scenario.steps[index], state: assertAssignments))
         }
       }
     }
@@ -480,10 +481,10 @@ package struct StepContext {
   private enum Assignments {
     case none
     case built([StateAssignment])
-    /// A `state:` mapping on its file's tape and its keys' paths, parsed when the step was
-    /// bound: the assignments' nodes are built when the step runs, so that checking a file
-    /// (which binds every step and runs none) builds none.
-    case onTape(SpecValue, [StatePath])
+    /// The paths of the keys of the step's `state:` (kept on its file's tape), parsed when
+    /// the step was bound: the assignments' nodes are built when the step runs, so that
+    /// checking a file (which binds every step and runs none) builds none.
+    case onTape([StatePath])
   }
 
   init(spec: StepSpec, state: [StateAssignment]?) {
@@ -491,9 +492,10 @@ package struct StepContext {
     assignments = state.map { .built($0) } ?? .none
   }
 
-  init(spec: StepSpec, paths: [StatePath], of value: SpecValue) {
+  /// A step whose `state:` has these paths.
+  init(spec: StepSpec, statePaths: [StatePath]) {
     self.spec = spec
-    assignments = .onTape(value, paths)
+    assignments = .onTape(statePaths)
   }
 
   /// The step's assignments (`state:`, or `assert:`'s), in the order of the file.
@@ -501,7 +503,7 @@ package struct StepContext {
     switch assignments {
     case .none: return nil
     case .built(let assignments): return assignments
-    case .onTape(let value, let paths): return StateAssignment.onTape(value, paths: paths)
+    case .onTape(let paths): return spec.state.map { StateAssignment.onTape($0, paths: paths) }
     }
   }
 }
