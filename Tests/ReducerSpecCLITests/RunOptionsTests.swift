@@ -146,6 +146,15 @@ import Testing
         """))
     #expect(await command(["--frobnicate"]).status == 64)
     #expect(await command(["--version"]) == (0, ReducerSpecCommand.version + "\n", ""))
+    // `--version` alone skips ArgumentParser: it must print what ArgumentParser prints.
+    do {
+      _ = try RootCommand.parseAsRoot(["--version"])
+      Issue.record("`--version` parsed as a command")
+    } catch {
+      #expect(RootCommand.exitCode(for: error).rawValue == 0)
+      #expect(RootCommand.fullMessage(for: error) == ReducerSpecCommand.version)
+    }
+    #expect(await command(["--version", "--help"]).status == 0)
     let help = await command(["--help"])
     #expect(help.status == 0)
     #expect(help.output.hasPrefix("OVERVIEW: Runs YAML spec files as exhaustive TestStore tests."))
