@@ -12,22 +12,26 @@ package struct PackedValueKey: Equatable, Sendable {
 
   /// `nil` when the root is of another shape, or its texts do not fit.
   package init?(_ document: borrowing YAMLDocument) {
-    // Borrowed, and read in place: a copy of the document would retain its four buffers.
-    let root = document.tape.root
-    let node = document.tape.nodes[root]
+    self.init(document.tape, root: document.tape.root)
+  }
+
+  /// The key of the node `root` of a tape, as if it were a document's root.
+  package init?(_ tape: borrowing Tape, root: Int) {
+    // Borrowed, and read in place: a copy of the tape would retain its four buffers.
+    let node = tape.nodes[root]
     switch node.kind {
     case .scalar:
       bits = UInt64(node.tag.rawValue) << 8 | UInt64(node.style.rawValue)
-      guard let words = Self.pack(document.tape, node, nil) else { return nil }
+      guard let words = Self.pack(tape, node, nil) else { return nil }
       (a, b, c, d) = words
     case .mapping where node.count == 1:
-      let keyNode = document.tape.nodes[Int(node.first)]
-      let valueNode = document.tape.nodes[Int(keyNode.next)]
+      let keyNode = tape.nodes[Int(node.first)]
+      let valueNode = tape.nodes[Int(keyNode.next)]
       guard keyNode.kind == .scalar, valueNode.kind == .scalar else { return nil }
       bits = 1 << 63 | UInt64(node.tag.rawValue) << 32 | UInt64(keyNode.tag.rawValue) << 24
         | UInt64(keyNode.style.rawValue) << 16 | UInt64(valueNode.tag.rawValue) << 8
         | UInt64(valueNode.style.rawValue)
-      guard let words = Self.pack(document.tape, keyNode, valueNode) else { return nil }
+      guard let words = Self.pack(tape, keyNode, valueNode) else { return nil }
       (a, b, c, d) = words
     default:
       return nil

@@ -81,6 +81,25 @@ package struct Tape: Sendable {
 
   package init() {}
 
+  /// What tells this tape's buffers apart: equal for a tape and its copies (whatever their
+  /// roots), and for no two tapes alive at once that do not share their buffers. Tapes are
+  /// not changed once built, so the same buffers hold the same nodes.
+  package struct BufferIdentity: Equatable, Sendable {
+    var nodes: UInt
+    var text: UInt
+    var counts: (nodes: Int, text: Int)
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+      lhs.nodes == rhs.nodes && lhs.text == rhs.text && lhs.counts == rhs.counts
+    }
+  }
+
+  package var bufferIdentity: BufferIdentity {
+    let nodes = self.nodes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    let text = self.text.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    return BufferIdentity(nodes: nodes, text: text, counts: (self.nodes.count, self.text.count))
+  }
+
   // MARK: Reading nodes
 
   @inline(__always) package func kind(_ ref: Int) -> Kind { nodes[ref].kind }

@@ -23,9 +23,9 @@ final class StatePathCheck {
   /// The problems of one `state:` mapping, in the order of its keys. It is read on its
   /// file's tape: a key's node is built only for a path not yet found fine.
   func problems(in assignments: SpecValue) -> [YAMLError] {
-    let tape = assignments.document.tape
+    let tape = assignments.tape
     var problems: [YAMLError] = []
-    var key = tape.nodes[tape.root].first
+    var key = tape.nodes[assignments.root].first
     while key != Tape.none {
       let keyRef = Int(key)
       key = tape.nodes[Int(tape.nodes[keyRef].next)].next

@@ -137,9 +137,20 @@ final class DecodeMemo {
     packedKeys.withUnsafeMutableBufferPointer { $0.update(repeating: .empty) }
   }
 
-  /// The same for the root of a document (a value of a spec file, read from the file's tape).
+  /// The same for a value of a spec file, read from the file's tape.
+  func decode<T: Decodable>(_ type: T.Type, from value: SpecValue, with decoder: YAMLDecoder) throws -> T {
+    try decode(T.self, key: PackedValueKey(value.tape, root: value.root), document: { value.document }, with: decoder)
+  }
+
+  /// The same for the root of a document.
   func decode<T: Decodable>(_ type: T.Type, from document: YAMLDocument, with decoder: YAMLDecoder) throws -> T {
-    if let value = PackedValueKey(document) {
+    try decode(T.self, key: PackedValueKey(document), document: { document }, with: decoder)
+  }
+
+  private func decode<T: Decodable>(
+    _ type: T.Type, key: PackedValueKey?, document: () -> YAMLDocument, with decoder: YAMLDecoder
+  ) throws -> T {
+    if let value = key {
       let packed = PackedKey(type: UInt(bitPattern: ObjectIdentifier(T.self)), value: value)
       let mask = Self.packedSlotCount - 1
       var slot = packed.hash & mask
@@ -147,7 +158,7 @@ final class DecodeMemo {
         if packedKeys[slot] == packed { return packedValues[Int(packedIndexes[slot])] as! T }
         slot = (slot + 1) & mask
       }
-      let value = try decoder.decode(T.self, from: document)
+      let value = try decoder.decode(T.self, from: document())
       if values.count + packedValues.count >= Self.limit {
         startOver()
         slot = packed.hash & mask
@@ -157,6 +168,7 @@ final class DecodeMemo {
       packedValues.append(value)
       return value
     }
+    let document = document()
     let key = Key(type: ObjectIdentifier(T.self), shape: Shape(document.tape))
     // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
     // asks for no `T?` metadata.
@@ -171,12 +183,12 @@ final class DecodeMemo {
   /// once; a key that does not parse is reported at its place by the general parse.
   func paths(of value: borrowing SpecValue) throws -> [StatePath] {
     // Read in place: a copy of the tape would retain its four buffers.
-    let root = value.document.tape.root
+    let root = value.root
     var result: [StatePath] = []
-    result.reserveCapacity(Int(value.document.tape.nodes[root].count))
-    var key = value.document.tape.nodes[root].first
+    result.reserveCapacity(Int(value.tape.nodes[root].count))
+    var key = value.tape.nodes[root].first
     while key != Tape.none {
-      let text = value.document.tape.string(Int(key))
+      let text = value.tape.string(Int(key))
       if let path = paths[text] {
         result.append(path)
       } else if let path = try? StatePath(parsing: text) {
@@ -186,7 +198,7 @@ final class DecodeMemo {
       } else {
         return try StateAssignment.parse(value.node).map(\.path)
       }
-      key = value.document.tape.nodes[Int(value.document.tape.nodes[Int(key)].next)].next
+      key = value.tape.nodes[Int(value.tape.nodes[Int(key)].next)].next
     }
     return result
   }

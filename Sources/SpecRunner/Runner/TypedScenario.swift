@@ -130,13 +130,13 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       let step: Step?
       switch scenario.steps[index].kind {
       case .send(let node):
-        if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
+        if let action = attempt({ try memo.decode(Action.self, from: node, with: decoder) }) {
           step = .send(action)
         } else {
           step = nil
         }
       case .receive(let node):
-        if let action = attempt({ try memo.decode(Action.self, from: node.document, with: decoder) }) {
+        if let action = attempt({ try memo.decode(Action.self, from: node, with: decoder) }) {
           step = .receive(action)
         } else {
           step = nil

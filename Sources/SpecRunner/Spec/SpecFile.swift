@@ -71,13 +71,42 @@ package struct StepSpec: Sendable {
 /// A value of a spec file as written (an action), kept as the file's document rooted at the
 /// value: it decodes straight from the file's tape, and no node tree is built for it.
 package struct SpecValue: Sendable {
-  /// The file's document, with the value as its root.
-  package var document: YAMLDocument
+  /// The tape of the value's file, shared by the values read from it: a copy of a value
+  /// retains one object, where a copy of a tape retains its four buffers.
+  private let file: SharedTape
+  /// The value's node on the tape.
+  package let root: Int
+
+  /// A tape that values share.
+  final class SharedTape: Sendable {
+    let tape: Tape
+    /// The tape's ``Tape/bufferIdentity``, to tell whether another tape is this one.
+    let identity: Tape.BufferIdentity
+    init(_ tape: Tape) {
+      self.tape = tape
+      identity = tape.bufferIdentity
+    }
+  }
 
   init(_ tape: Tape, _ ref: Int) {
-    var tape = tape
-    tape.root = ref
-    document = YAMLDocument(tape: tape)
+    self.init(SharedTape(tape), ref)
+  }
+
+  init(_ file: SharedTape, _ ref: Int) {
+    self.file = file
+    root = ref
+  }
+
+  /// The file's tape (its root is the file's, not the value's: read from ``root``).
+  package var tape: Tape {
+    _read { yield file.tape }
+  }
+
+  /// The file's document, with the value as its root.
+  package var document: YAMLDocument {
+    var tape = file.tape
+    tape.root = root
+    return YAMLDocument(tape: tape)
   }
 
   /// The value as a node tree.
@@ -85,7 +114,7 @@ package struct SpecValue: Sendable {
 
   /// An error at the value.
   func error(_ message: String) -> YAMLError {
-    document.tape.error(message, at: document.tape.root)
+    file.tape.error(message, at: root)
   }
 }
 

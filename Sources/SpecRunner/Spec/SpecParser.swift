@@ -24,6 +24,8 @@ package struct SpecParser {
 
   let path: String
   private(set) var errors: [YAMLError] = []
+  /// The tape that the values read last share: the file's, or an outline row's.
+  private var sharedTape: SpecValue.SharedTape?
 
   init(path: String) {
     self.path = path
@@ -228,7 +230,8 @@ package struct SpecParser {
       case "timeout": timeoutKey = keyRef
       case "note": noteKey = keyRef
       case "as": asKey = keyRef
-      case _ where Self.stepKindSet.contains(name):
+      // The two usual kinds without hashing (most steps are one of them); the rest by the set.
+      case "send", "receive", _ where Self.stepKindSet.contains(name):
         if kindKey < 0 {
           kindKey = keyRef
           kindName = name
@@ -269,7 +272,7 @@ package struct SpecParser {
           fail("invalid case path `\(text)`: write cases separated by dots, e.g. `.response.success`", t, value)
           return nil
         }
-        kind = .receiveCase(components, SpecValue(t, value))
+        kind = .receiveCase(components, self.value(t, value))
       } else {
         guard let action = action(t, value) else { return nil }
         kind = .receive(action)
@@ -365,7 +368,7 @@ package struct SpecParser {
 
   /// An action of `send:` or `receive:`, with its path keys expanded (``ActionPath``).
   private mutating func action(_ t: Tape, _ ref: Int) -> SpecValue? {
-    guard ActionPath.needsExpansion(t, ref) else { return SpecValue(t, ref) }
+    guard ActionPath.needsExpansion(t, ref) else { return value(t, ref) }
     do {
       let expanded = Tape(flattening: try ActionPath.expand(t.node(at: ref)))
       return SpecValue(expanded, expanded.root)
@@ -478,7 +481,16 @@ package struct SpecParser {
         t, ref)
       return nil
     }
-    return SpecValue(t, ref)
+    return value(t, ref)
+  }
+
+  /// A value of the tape `t`, which shares the tape with the values read before it from `t`.
+  private mutating func value(_ t: Tape, _ ref: Int) -> SpecValue {
+    // The same tape as before when it has the same buffers (an empty tape has no values).
+    if let sharedTape, !t.nodes.isEmpty, sharedTape.identity == t.bufferIdentity { return SpecValue(sharedTape, ref) }
+    let shared = SpecValue.SharedTape(t)
+    sharedTape = shared
+    return SpecValue(shared, ref)
   }
 
   private mutating func stubs(_ t: Tape, _ ref: Int) -> [StubEntry] {

@@ -42,10 +42,10 @@ public struct StateAssignment: Sendable {
   /// The assignments of a mapping on its file's tape whose keys' paths are parsed already
   /// (``DecodeMemo/paths(of:)``), with their key and value nodes built.
   static func onTape(_ value: SpecValue, paths: [StatePath]) -> [StateAssignment] {
-    let tape = value.document.tape
+    let tape = value.tape
     var result: [StateAssignment] = []
     result.reserveCapacity(paths.count)
-    var key = tape.nodes[tape.root].first
+    var key = tape.nodes[value.root].first
     for path in paths {
       let valueRef = Int(tape.nodes[Int(key)].next)
       result.append(StateAssignment(path: path, key: tape.node(at: Int(key)), value: tape.node(at: valueRef)))
