@@ -68,8 +68,9 @@ package struct StepSpec: Sendable {
   }
 }
 
-/// A value of a spec file as written (an action), kept as the file's document rooted at the
-/// value: it decodes straight from the file's tape, and no node tree is built for it.
+/// A value of a spec file as written (an action, a step's `state:`), kept as a place on the
+/// file's tape: it decodes straight from the tape, and no node tree is built for it unless
+/// ``node`` is asked for.
 package struct SpecValue: Sendable {
   /// The tape of the value's file, shared by the values read from it: a copy of a value
   /// retains one object, where a copy of a tape retains its four buffers.
