@@ -70,3 +70,37 @@ extension PackedValueKey {
     (self.bits, self.a, self.b, self.c, self.d) = (bits, a, b, c, d)
   }
 }
+
+extension PackedValueKey {
+  /// The key of a mapping's keys, in order (`{ count: 1, "flag": true }` and `{ count: 2,
+  /// flag: false }` have the same): their texts, each after its length, 31 bytes at most in
+  /// all. Equal keys mean the same key texts in the same order, so the same state paths.
+  /// `nil` when a key is not a scalar, or the texts do not fit.
+  package init?(keysOf mapping: Int, in tape: borrowing Tape) {
+    let node = tape.nodes[mapping]
+    guard node.kind == .mapping else { return nil }
+    var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    let fits = withUnsafeMutableBytes(of: &words) { raw -> Bool in
+      tape.text.withUnsafeBytes { text -> Bool in
+        var at = 0
+        var key = node.first
+        while key != Tape.none {
+          let keyNode = tape.nodes[Int(key)]
+          let count = Int(keyNode.count)
+          guard keyNode.kind == .scalar, at + 1 + count <= 32 else { return false }
+          raw[at] = UInt8(count)
+          if count > 0 {
+            (raw.baseAddress! + at + 1).copyMemory(from: text.baseAddress! + Int(keyNode.first), byteCount: count)
+          }
+          at += 1 + count
+          key = tape.nodes[Int(keyNode.next)].next
+        }
+        return true
+      }
+    }
+    guard fits else { return nil }
+    // Bit 62 tells a list of keys from a value; the count keeps `{}` apart from the rest.
+    bits = 1 << 62 | UInt64(node.count)
+    (a, b, c, d) = words
+  }
+}

@@ -147,4 +147,35 @@ import Testing
       #expect(index == count)
     }
   }
+
+  /// `state:` mappings whose keys pack alike but differ keep their own paths through the
+  /// memo's list of recent keys, and a key list seen before gives the same paths again.
+  @Test func theMemoKeepsThePathsOfEachListOfKeys() throws {
+    let text = """
+      - { ab: 1 }
+      - { a: 1, b: 2 }
+      - { "ab": 1 }
+      - { a.b: 1 }
+      - { b: 1, a: 2 }
+      - { ab: 1 }
+      - { a: 1, b: 2 }
+      - { ab: 1, c: 2 }
+      - { a: 1, bc: 2 }
+      - { "items[0]": 1, "x": 2 }
+      - { abcdefghijklmnopqrstuvwxyz01234: 1 }
+      - { abcdefghijklmnopqrstuvwxyz0123: 1 }
+      - {}
+      """
+    let tape = try YAMLParser().parseDocument(bytes: Array(text.utf8), path: "v.yaml").tape
+    let memo = DecodeMemo()
+    for _ in 1...2 {
+      var element = tape.nodes[tape.root].first
+      while element != Tape.none {
+        let value = SpecValue(tape, Int(element))
+        let expected = try StateAssignment.parse(value.node).map(\.path.text)
+        #expect(try memo.paths(of: value).map(\.text) == expected)
+        element = tape.nodes[Int(element)].next
+      }
+    }
+  }
 }

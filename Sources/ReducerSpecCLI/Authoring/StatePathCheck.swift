@@ -23,6 +23,21 @@ final class StatePathCheck {
   /// The problems of one `state:` mapping, in the order of its keys. It is read on its
   /// file's tape: a key's node is built only for a path not yet found fine.
   func problems(in assignments: SpecValue) -> [YAMLError] {
+    // The same few lists of keys come step after step: one found fine is not read again.
+    let keys = PackedValueKey(keysOf: assignments.root, in: assignments.tape)
+    if let keys, fineKeyLists.contains(keys) { return [] }
+    let problems = readProblems(in: assignments)
+    if let keys, problems.isEmpty {
+      if fineKeyLists.count >= 8 { fineKeyLists.removeFirst() }
+      fineKeyLists.append(keys)
+    }
+    return problems
+  }
+
+  /// The last lists of keys (``PackedValueKey/init(keysOf:in:)``) whose paths were all fine.
+  private var fineKeyLists: [PackedValueKey] = []
+
+  private func readProblems(in assignments: SpecValue) -> [YAMLError] {
     let tape = assignments.tape
     var problems: [YAMLError] = []
     var key = tape.nodes[assignments.root].first

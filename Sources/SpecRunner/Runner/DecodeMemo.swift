@@ -182,6 +182,23 @@ final class DecodeMemo {
   /// The paths of a `state:` mapping on its file's tape, in order, each key's text parsed
   /// once; a key that does not parse is reported at its place by the general parse.
   func paths(of value: borrowing SpecValue) throws -> [StatePath] {
+    // A spec asserts the same few fields step after step: the paths of the last few lists of
+    // keys are kept whole, so that such a step makes no string and no array.
+    let keys = PackedValueKey(keysOf: value.root, in: value.tape)
+    if let keys, let recent = recentPaths.first(where: { $0.keys == keys }) { return recent.paths }
+    let paths = try parsePaths(of: value)
+    if let keys {
+      if recentPaths.count >= Self.recentLimit { recentPaths.removeFirst() }
+      recentPaths.append((keys, paths))
+    }
+    return paths
+  }
+
+  /// The lists of keys whose paths ``paths(of:)`` returned last, and their paths.
+  @exclusivity(unchecked) private var recentPaths: [(keys: PackedValueKey, paths: [StatePath])] = []
+  private static let recentLimit = 8
+
+  private func parsePaths(of value: borrowing SpecValue) throws -> [StatePath] {
     // Read in place: a copy of the tape would retain its four buffers.
     let root = value.root
     var result: [StatePath] = []
