@@ -476,35 +476,35 @@ package struct Emission: @unchecked Sendable {
 /// `state:` assignments. Not nested in the generic ``TypedScenario``, so not generic itself.
 package struct StepContext {
   package var spec: StepSpec
-  private let assignments: Assignments
-
-  private enum Assignments {
-    case none
-    case built([StateAssignment])
-    /// The paths of the keys of the step's `state:` (kept on its file's tape), parsed when
-    /// the step was bound: the assignments' nodes are built when the step runs, so that
-    /// checking a file (which binds every step and runs none) builds none.
-    case onTape([StatePath])
-  }
+  /// The step's assignments, built when it was bound (`assert:`'s).
+  private let built: [StateAssignment]?
+  /// The paths of the keys of the step's `state:` (kept on its file's tape), parsed when the
+  /// step was bound: the assignments' nodes are built when the step runs, so that checking a
+  /// file (which binds every step and runs none) builds none.
+  ///
+  /// Two optionals rather than one enum of the two: an enum of two arrays keeps its case in
+  /// the spare bits of the array's pointer, which LeakSanitizer then does not recognise, and
+  /// reports the array as leaked when a process exits with the step still alive.
+  private let statePaths: [StatePath]?
 
   init(spec: StepSpec, state: [StateAssignment]?) {
     self.spec = spec
-    assignments = state.map { .built($0) } ?? .none
+    built = state
+    statePaths = nil
   }
 
   /// A step whose `state:` has these paths.
   init(spec: StepSpec, statePaths: [StatePath]) {
     self.spec = spec
-    assignments = .onTape(statePaths)
+    built = nil
+    self.statePaths = statePaths
   }
 
   /// The step's assignments (`state:`, or `assert:`'s), in the order of the file.
   package var state: [StateAssignment]? {
-    switch assignments {
-    case .none: return nil
-    case .built(let assignments): return assignments
-    case .onTape(let paths): return spec.state.map { StateAssignment.onTape($0, paths: paths) }
-    }
+    if let built { return built }
+    guard let statePaths, let state = spec.state else { return nil }
+    return StateAssignment.onTape(state, paths: statePaths)
   }
 }
 
