@@ -52,7 +52,13 @@ public final class TestStore<State: Equatable, Action> {
   /// How long `receive` and `finish` wait, by default.
   public var timeout: Duration = .seconds(1)
   /// The dependencies that the reducer and the effects it starts from now on use.
-  public var dependencies: DependencyValues
+  public var dependencies: DependencyValues {
+    didSet { stackIDs = dependencies.stackElementID }
+  }
+  /// `dependencies.stackElementID`, read again whenever `dependencies` changes: it is asked at
+  /// every send, receive and state check, and a look-up in `DependencyValues` costs about
+  /// 900 instructions.
+  private var stackIDs: StackElementIDGenerator
 
   /// The state after every action processed so far.
   public private(set) var state: State
@@ -105,6 +111,7 @@ public final class TestStore<State: Equatable, Action> {
         line: line, column: column)
     }
     self.dependencies = values
+    stackIDs = values.stackElementID
     let (state, reducer) = withDependencies({ $0 = values }) {
       (initialState(), reducer())
     }
@@ -165,7 +172,7 @@ public final class TestStore<State: Equatable, Action> {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     if receivedCount != 0 { dropReceived(at: location) }
     let before = state
-    let stackIDBefore = dependencies.stackElementID.peek()
+    let stackIDBefore = stackIDs.peek()
     let effect = reduce(&state, action)
     let after = state
     let pieces: [EffectPiece]
@@ -693,7 +700,7 @@ public final class TestStore<State: Equatable, Action> {
   /// An action that an effect sent: runs the reducer on it and queues it with its states.
   private func receive(_ action: Action, origin: EffectOrigin) {
     let before = state
-    let stackIDBefore = dependencies.stackElementID.peek()
+    let stackIDBefore = stackIDs.peek()
     let effect = reduce(&state, action)
     received.append(
       Received(action: action, before: before, after: state, origin: origin, stackIDBefore: stackIDBefore))
@@ -708,21 +715,18 @@ public final class TestStore<State: Equatable, Action> {
     // hand out the same ones; elsewhere the closure runs as it is, saving a task-local
     // scope per step (an assertion that appends to a stack the reducer did not touch fails
     // whatever id it gets).
-    let usesStackIDs = stackIDBefore.generation > 0 || dependencies.stackElementID.peek().generation > 0
-    let expectation = expectation.map { expectation in
-      guard usesStackIDs else { return expectation }
-      return StateExpectation<State> { start, actual in
-        try self.withExpectationDependencies(stackIDBefore: stackIDBefore) {
-          try expectation.expected(start, actual)
-        }
-      }
-    }
+    let usesStackIDs = stackIDBefore.generation > 0 || stackIDs.peek().generation > 0
     switch exhaustivity {
     case .on:
       var expected = before
+      // Unwrapped in place: `expectation.map` made every check ask the runtime for the
+      // metadata of an optional of the (generic) expectation.
       if let expectation {
         do {
-          expected = try expectation.expected(before, after)
+          expected =
+            try usesStackIDs
+            ? withExpectationDependencies(stackIDBefore: stackIDBefore) { try expectation.expected(before, after) }
+            : expectation.expected(before, after)
         } catch {
           report("Threw error: \(error)", at: location)
           return
@@ -744,6 +748,14 @@ public final class TestStore<State: Equatable, Action> {
           """, at: location)
       }
     case .off(let showSkipped):
+      let expectation = expectation.map { expectation in
+        guard usesStackIDs else { return expectation }
+        return StateExpectation<State> { start, actual in
+          try self.withExpectationDependencies(stackIDBefore: stackIDBefore) {
+            try expectation.expected(start, actual)
+          }
+        }
+      }
       checkStateNonExhaustively(before: before, after: after, expected: expectation, showSkipped: showSkipped, at: location)
     }
   }
