@@ -87,17 +87,14 @@ package struct Tape: Sendable {
   package struct BufferIdentity: Equatable, Sendable {
     var nodes: UInt
     var text: UInt
-    var counts: (nodes: Int, text: Int)
-
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-      lhs.nodes == rhs.nodes && lhs.text == rhs.text && lhs.counts == rhs.counts
-    }
+    var nodeCount: Int
+    var textCount: Int
   }
 
   package var bufferIdentity: BufferIdentity {
     let nodes = self.nodes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     let text = self.text.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-    return BufferIdentity(nodes: nodes, text: text, counts: (self.nodes.count, self.text.count))
+    return BufferIdentity(nodes: nodes, text: text, nodeCount: self.nodes.count, textCount: self.text.count)
   }
 
   // MARK: Reading nodes

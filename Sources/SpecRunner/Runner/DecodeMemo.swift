@@ -82,12 +82,7 @@ final class DecodeMemo {
     var type: UInt
     var value: PackedValueKey
 
-    static let empty = PackedKey(type: 0, value: nil)
-
-    init(type: UInt, value: PackedValueKey?) {
-      self.type = type
-      self.value = value ?? PackedValueKey.zero
-    }
+    static let empty = PackedKey(type: 0, value: .zero)
 
     /// A multiply-and-fold mix of the words (values come from spec files, not from an
     /// adversary; a bad spread only lengthens the probes of a table that starts over at

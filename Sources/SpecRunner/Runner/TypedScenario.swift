@@ -125,7 +125,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     var stubbed = Set(entries.map(\.name))
     // By index: `for spec in` would copy each step (a large struct) to read its fields.
     for index in scenario.steps.indices {
-      let statePaths = scenario.steps[index].state == nil ? nil : attempt { try memo.paths(of: scenario.steps[index].state!) }
+      // A copy of a value retains one object (its file's shared tape).
+      let statePaths = scenario.steps[index].state.flatMap { state in attempt { try memo.paths(of: state) } }
       var assertAssignments: [StateAssignment]?
       let step: Step?
       switch scenario.steps[index].kind {
