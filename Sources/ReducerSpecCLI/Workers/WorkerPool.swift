@@ -680,29 +680,37 @@ final class WorkerPool {
     if let bytes = read(slot, .errors) { slot.errorOutput.append(contentsOf: bytes) }
   }
 
-  /// Waits a millisecond before polling when every worker has more than a few milliseconds
-  /// of work queued, so that the command takes in their answers a few at a time instead of
-  /// waking up for each: a scenario often takes a fraction of a millisecond, and on a small
-  /// machine the command's wake-ups take CPU time from the workers. The work queued is
-  /// estimated from how long the worker's last requests took. A worker is never kept
-  /// waiting: a nap with less queued than that left a worker idle, waiting for its next batch
-  /// (`--jobs 1` spent half its time so, about half a millisecond a file).
+  /// Naps before polling while every worker has work queued, so that the command takes in
+  /// their answers several at a time instead of waking up for each: a scenario often takes
+  /// a fraction of a millisecond, and on a small machine each wake-up (a `poll` that
+  /// blocks, the reads, the reschedule) takes CPU time from the workers. The nap lasts
+  /// until the worker with the least work queued has ``napMargin`` of it left, by an
+  /// estimate from how long its last requests took, so that the command wakes in time to
+  /// send it more. (A fixed nap of a millisecond, taken with less than that queued, once
+  /// left `--jobs 1`'s one worker idle half its time; the margin keeps such waits rare.)
   private func napWhileWorkersAreBusy() {
     guard !slots.isEmpty else { return }
     let now = clock.now
+    var least = Double.infinity
     for slot in slots {
       guard !slot.isDead, slot.tasks.count >= Self.napQueue, let first = slot.tasks.first else { return }
       let queued =
         slot.averageTask * Double(slot.tasks.count - 1) + max(0, slot.averageTask - (now - first.started).inSeconds)
-      guard queued >= Self.napQueued else { return }
+      least = min(least, queued)
     }
-    usleep(1000)
+    let nap = min(least - Self.napMargin, Self.longestNap)
+    guard nap >= Self.shortestNap else { return }
+    usleep(UInt32(nap * 1_000_000))
   }
 
   /// The requests every worker must have queued for the command to nap.
   private static let napQueue = 4
-  /// The work every worker must have queued, by its estimate, for the command to nap.
-  private static let napQueued = 0.004
+  /// The work, by its estimate, that the least busy worker has left when a nap ends.
+  private static let napMargin = 0.001
+  /// Naps shorter than this are not worth their system call.
+  private static let shortestNap = 0.0002
+  /// No nap is longer than this, whatever the estimate says.
+  private static let longestNap = 0.005
 
   /// Milliseconds until the nearest deadline, or -1 (no deadline).
   private func pollTimeout() -> Int32 {
