@@ -54,6 +54,15 @@ public struct YAMLDecoder: Sendable {
     return try decoder.unbox(document.tape.root, as: T.self, step: nil)
   }
 
+  /// Decodes a value of the given type from a parsed document, in the buffers of `scratch`
+  /// when no other decode holds them (see ``DecodingScratch``).
+  package func decode<T: Decodable>(
+    _ type: T.Type, from document: YAMLDocument, reusing scratch: DecodingScratch
+  ) throws -> T {
+    let decoder = DecoderImpl(options: self, rootType: T.self, tape: document.tape, scratch: scratch)
+    return try decoder.unbox(document.tape.root, as: T.self, step: nil)
+  }
+
   /// Decodes a value of the given type from a node.
   ///
   /// - Complexity: O(*n*) in the size of the node.
@@ -255,6 +264,17 @@ final class DecoderImpl: Decoder {
     /// The kinds of the types decoded so far: a dynamic cast costs hundreds of instructions,
     /// and a document has few types.
     var typeKinds: [(type: ObjectIdentifier, kind: TypeKind)] = []
+
+    /// Empties the state for the next decode, keeping its buffers and the kinds of the
+    /// types seen (a type's kind does not depend on the document).
+    mutating func reset() {
+      frames.removeAll(keepingCapacity: true)
+      trackers.removeAll(from: 0)
+      largeConsumed.removeAll(keepingCapacity: true)
+      missingKeys.removeAll(from: 0)
+      nestedPaths.removeAll(keepingCapacity: true)
+      nestedPaths.append([])
+    }
   }
 
   private let state: UnsafeMutablePointer<State>
@@ -289,18 +309,33 @@ final class DecoderImpl: Decoder {
     unsafeMutableAddress { state.pointer(to: \.typeKinds)! }
   }
 
-  init(options: YAMLDecoder, rootType: Any.Type, tape: Tape) {
+  /// The scratch whose state this decoder borrowed, if it did.
+  private let scratch: DecodingScratch?
+
+  init(options: YAMLDecoder, rootType: Any.Type, tape: Tape, scratch: DecodingScratch? = nil) {
     self.options = options
     self.rootType = rootType
     self.tape = tape
-    state = .allocate(capacity: 1)
-    state.initialize(to: State())
-    state.pointee.frames.reserveCapacity(16)
+    if let scratch, !scratch.isLent {
+      scratch.isLent = true
+      self.scratch = scratch
+      state = scratch.state
+      state.pointee.reset()
+    } else {
+      self.scratch = nil
+      state = .allocate(capacity: 1)
+      state.initialize(to: State())
+      state.pointee.frames.reserveCapacity(16)
+    }
   }
 
   deinit {
-    state.deinitialize(count: 1)
-    state.deallocate()
+    if let scratch {
+      scratch.isLent = false
+    } else {
+      state.deinitialize(count: 1)
+      state.deallocate()
+    }
   }
 
   /// The path `nested` followed by `step`, as an index into ``State/nestedPaths``.
@@ -840,5 +875,29 @@ extension Array: DirectlyDecodable where Element: Decodable {
 extension Dictionary: DirectlyDecodable where Key == String, Value: Decodable {
   static func unboxDirectly(_ node: Int, step: PathStep?, nested: Int, decoder: DecoderImpl) throws -> [String: Value]? {
     try decoder.unboxDictionary(node, as: Value.self, step: step, nested: nested)
+  }
+}
+
+// MARK: - Reused buffers
+
+/// The buffers of a decode (frames, trackers, paths), kept for the next one: decoding
+/// thousands of small values (a spec's actions) one after the other otherwise allocates and
+/// frees them for each. One decode at a time holds them; a decode that starts while another
+/// holds them, or that finds a decoder of an earlier decode still alive (a type kept it),
+/// allocates its own. Not for use from two threads at once.
+package final class DecodingScratch {
+  let state: UnsafeMutablePointer<DecoderImpl.State>
+  /// Whether a decoder holds ``state`` now.
+  var isLent = false
+
+  package init() {
+    state = .allocate(capacity: 1)
+    state.initialize(to: DecoderImpl.State())
+    state.pointee.frames.reserveCapacity(16)
+  }
+
+  deinit {
+    state.deinitialize(count: 1)
+    state.deallocate()
   }
 }

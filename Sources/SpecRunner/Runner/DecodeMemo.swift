@@ -113,13 +113,15 @@ final class DecodeMemo {
   /// Past this many values (or paths), the memo starts over, so that memory stays flat
   /// however many files an engine binds.
   static let limit = 4096
+  /// The decoder's buffers, reused from one decode to the next.
+  private let scratch = DecodingScratch()
 
   func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode, with decoder: YAMLDecoder) throws -> T {
     let key = Key(type: ObjectIdentifier(T.self), shape: Shape(node))
     // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
     // asks for no `T?` metadata.
     if let value = values[key] { return value as! T }
-    let value = try decoder.decode(T.self, from: node)
+    let value = try decoder.decode(T.self, from: YAMLDocument(node), reusing: scratch)
     if values.count + packedValues.count >= Self.limit { startOver() }
     values[key] = value
     return value
@@ -153,7 +155,7 @@ final class DecodeMemo {
         if packedKeys[slot] == packed { return packedValues[Int(packedIndexes[slot])] as! T }
         slot = (slot + 1) & mask
       }
-      let value = try decoder.decode(T.self, from: document())
+      let value = try decoder.decode(T.self, from: document(), reusing: scratch)
       if values.count + packedValues.count >= Self.limit {
         startOver()
         slot = packed.hash & mask
@@ -168,7 +170,7 @@ final class DecodeMemo {
     // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
     // asks for no `T?` metadata.
     if let value = values[key] { return value as! T }
-    let value = try decoder.decode(T.self, from: document)
+    let value = try decoder.decode(T.self, from: document, reusing: scratch)
     if values.count + packedValues.count >= Self.limit { startOver() }
     values[key] = value
     return value
