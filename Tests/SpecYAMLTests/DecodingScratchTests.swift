@@ -22,16 +22,23 @@ import Testing
     try YAMLParser().parseDocument(bytes: Array(text.utf8), path: "spec.yaml")
   }
 
-  /// What decoding `text` as `T` gives: its value, or its message.
-  static func outcome<T: Decodable>(_ type: T.Type, _ text: String, scratch: DecodingScratch?) -> String {
+  /// What a decode gave: its value (compared as a value: a dictionary's description has no
+  /// fixed order), or its message.
+  enum Outcome<T: Equatable>: Equatable {
+    case value(T)
+    case message(String)
+  }
+
+  /// What decoding `text` as `T` gives.
+  static func outcome<T: Decodable & Equatable>(_ type: T.Type, _ text: String, scratch: DecodingScratch?) -> Outcome<T> {
     do {
       let document = try document(text)
       let decoder = YAMLDecoder()
       let value =
         try scratch.map { try decoder.decode(T.self, from: document, reusing: $0) } ?? decoder.decode(T.self, from: document)
-      return "\(value)"
+      return .value(value)
     } catch {
-      return "\(error)"
+      return .message("\(error)")
     }
   }
 
@@ -89,7 +96,7 @@ import Testing
     // The messages are the decoder's own, located ones: the comparison above compares them.
     #expect(
       Self.outcome(Walk.self, Self.documents[1], scratch: scratch)
-        == "spec.yaml:1:1: error: missing key `moves` in DecodingScratchTests.Walk")
+        == .message("spec.yaml:1:1: error: missing key `moves` in DecodingScratchTests.Walk"))
   }
 
   /// A type whose `init(from:)` decodes another document through the same scratch, as a
