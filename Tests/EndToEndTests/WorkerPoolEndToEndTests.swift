@@ -375,6 +375,45 @@ import Testing
     #expect(run.duration < 6)
   }
 
+  @Test func aWorkerThatStartsSlowlyHasItsFirstRequestsTimeoutFromWhenItBegins() async throws {
+    // Each worker sleeps 2 s before it serves anything: more than the timeout and its grace.
+    let run = try await BuiltCommand.run(
+      ["--jobs", "1", "--timeout", "1s", "Tests/Fixtures/pool/load-hang/b-fine.yaml"],
+      environment: ["POOL_FIXTURE_WORKER_START_DELAY": "2"])
+    #expect(run.status == 0)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/load-hang/b-fine.yaml
+          ✓ passes (TIME)
+
+        1 passed, 0 failed, 0 skipped
+
+        """)
+    #expect(run.stderr == "── output while reading Tests/Fixtures/pool/load-hang/b-fine.yaml ──\na worker starting slowly\n")
+    #expect(run.duration >= 2)
+  }
+
+  @Test func aWorkerThatNeverStartsFailsItsFirstRequestAfterTenSeconds() async throws {
+    let run = try await BuiltCommand.run(
+      ["--jobs", "1", "--timeout", "1s", "Tests/Fixtures/pool/load-hang/b-fine.yaml"],
+      environment: ["POOL_FIXTURE_WORKER_START_DELAY": "forever"])
+    #expect(run.status == 1)
+    #expect(
+      run.output == """
+        Tests/Fixtures/pool/load-hang/b-fine.yaml
+          ✗ Tests/Fixtures/pool/load-hang/b-fine.yaml: error: the worker did not start within 10s
+            The worker's last lines on standard error:
+              a worker starting slowly
+
+        1 file could not run.
+        0 passed, 0 failed, 0 skipped
+
+        """)
+    #expect(run.stderr == "── output while reading Tests/Fixtures/pool/load-hang/b-fine.yaml ──\na worker starting slowly\n")
+    // Ten seconds and the pool's 0.5 s of grace.
+    #expect(run.duration >= 10.5 && run.duration < 16)
+  }
+
   @Test func aFileWhoseCheckingHangsInAWorkerTimesOutAlone() async throws {
     // Two files of 600 KB: check starts one worker and sends it both; the first hangs.
     let padded = try BuiltCommand.paddedCopy(of: ["Tests/Fixtures/pool/load-hang"], toBytes: 600_000)

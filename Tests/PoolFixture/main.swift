@@ -17,6 +17,10 @@
 // A line `error: MESSAGE` makes the file fail to load at that line; a line
 // `trap-while-loading` makes the worker trap as it reads the file, and `hang-while-loading`
 // block there forever.
+//
+// With `POOL_FIXTURE_WORKER_START_DELAY` set to a number of seconds (or `forever`), each
+// worker writes a line to standard error and sleeps that long before it serves its first
+// request: a worker that starts slowly, or never.
 
 import Foundation
 @_spi(Testing) import ReducerSpecCLI
@@ -120,6 +124,17 @@ final class FakeEngine: ScenarioEngine {
       id: id, name: scenario.planned.name, location: scenario.planned.location, tags: scenario.planned.tags,
       outcome: outcome, duration: (ContinuousClock.now - started) / .seconds(1), failures: failures,
       skipReason: skipReason)
+  }
+}
+
+if CommandLine.arguments.dropFirst().first == "__worker",
+  let delay = ProcessInfo.processInfo.environment["POOL_FIXTURE_WORKER_START_DELAY"]
+{
+  FileHandle.standardError.write(Data("a worker starting slowly\n".utf8))
+  if let seconds = Double(delay) {
+    usleep(UInt32(seconds * 1_000_000))
+  } else {
+    while true { sleep(60) }
   }
 }
 

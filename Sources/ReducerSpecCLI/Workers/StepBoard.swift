@@ -16,7 +16,9 @@ import SpecYAML
 /// to name the step in the error. Sending it as a message per step cost a JSON line, a
 /// `write` and a wake-up of the parent for every step; a store into shared memory costs
 /// next to nothing, and the parent reads it only once the worker is dead (so no store can
-/// race the read).
+/// race the read). While a new worker starts, the parent also reads its ``sequence``, to
+/// see it begin its first request: the time a worker takes to start does not count toward
+/// that request's timeout.
 ///
 /// The parent creates the board and hands its descriptor to the worker as descriptor
 /// ``workerDescriptor``, naming it in the environment variable ``environmentKey``; a
@@ -85,6 +87,12 @@ final class StepBoard {
     words[0] = record.sequence
     words[1] = record.line
     words[2] = record.column
+  }
+
+  /// The request the worker is in, 0 before its first (the parent's side, while the
+  /// worker runs: one aligned word, which the worker's store changes whole).
+  var sequence: UInt32 {
+    words[0]
   }
 
   /// What the worker stored last (the parent's side, once the worker is dead).

@@ -41,6 +41,11 @@ final class WorkerPool {
     /// How much longer the pool waits before it kills a worker, so that an engine that
     /// enforces the timeout itself can report its own result first.
     var grace: Duration = .milliseconds(500)
+    /// How long a new worker may take to begin its first request: ten seconds, or the
+    /// timeout if that is longer. The time a worker takes to start (loading the executable
+    /// and its libraries, which a loaded machine or a sanitized build makes slow) does not
+    /// count toward its first request's timeout.
+    var startupLimit: Duration { max(.seconds(10), timeout) }
     /// Dispatch nothing more once a scenario failed (`--fail-fast`).
     var stopAfterFailure: Bool
     /// Keep the idle workers when a run ends, for the pool's next run (`--watch`); the
@@ -315,7 +320,20 @@ final class WorkerPool {
       // Deadlines.
       let now = clock.now
       for slot in slots {
-        guard let task = slot.tasks.first, now >= task.started + configuration.timeout + configuration.grace else { continue }
+        guard let task = slot.tasks.first else { continue }
+        if !slot.hasBegun {
+          if slot.board?.sequence ?? 1 > 0 {
+            // The worker began its first request: that request's time starts now.
+            slot.hasBegun = true
+            slot.tasks[0].started = now
+          } else if now >= slot.spawned + configuration.startupLimit + configuration.grace {
+            slot.process.forceKill()
+            slot.process.wait()
+            fail(slot, "the worker did not start within \(DurationText.format(configuration.startupLimit))")
+          }
+          continue
+        }
+        guard now >= task.started + configuration.timeout + configuration.grace else { continue }
         slot.process.forceKill()
         slot.process.wait()
         let limit = DurationText.format(configuration.timeout)
@@ -559,7 +577,7 @@ final class WorkerPool {
     let process = try WorkerProcess.spawn(
       executable: configuration.executable, arguments: configuration.arguments, environment: environment,
       passing: board.map { ($0.descriptor, StepBoard.workerDescriptor) })
-    return Slot(process: process, board: board?.board)
+    return Slot(process: process, board: board?.board, spawned: clock.now)
   }
 
   // MARK: - Messages from a worker
@@ -712,13 +730,23 @@ final class WorkerPool {
   /// No nap is longer than this, whatever the estimate says.
   private static let longestNap = 0.005
 
-  /// Milliseconds until the nearest deadline, or -1 (no deadline).
+  /// Milliseconds until the nearest deadline, or -1 (no deadline). While a worker starts,
+  /// the command looks at its step board every ``startupLook`` to see it begin.
   private func pollTimeout() -> Int32 {
-    let deadlines = slots.compactMap { $0.tasks.first.map { $0.started + configuration.timeout + configuration.grace } }
+    let now = clock.now
+    let deadlines = slots.compactMap { slot in
+      slot.tasks.first.map {
+        slot.hasBegun ? $0.started + configuration.timeout + configuration.grace : now + Self.startupLook
+      }
+    }
     guard let nearest = deadlines.min() else { return -1 }
     let milliseconds = ((nearest - clock.now).inSeconds * 1000).rounded(.up)
     return Int32(min(max(milliseconds, 0), 60_000))
   }
+
+  /// How often the command looks whether a starting worker began its first request: its
+  /// first request's time starts at most this late.
+  private static let startupLook = Duration.milliseconds(20)
 
   /// Reaps and forgets the workers that ended (or whose output ended while they were idle).
   private func removeEndedWorkers() {
@@ -781,10 +809,17 @@ final class WorkerPool {
     /// What the worker wrote to standard error since its last answer.
     var errorOutput: [UInt8] = []
     var isDead = false
+    /// When the worker was started.
+    let spawned: ContinuousClock.Instant
+    /// The worker began its first request (by its step board; a worker without a board
+    /// counts as begun from the start, and its first request's time includes its start).
+    var hasBegun: Bool
 
-    init(process: WorkerProcess, board: StepBoard?) {
+    init(process: WorkerProcess, board: StepBoard?, spawned: ContinuousClock.Instant) {
       self.process = process
       self.board = board
+      self.spawned = spawned
+      hasBegun = board == nil
     }
 
     /// What the request that just ended wrote: the output up to its end marker.
