@@ -275,6 +275,15 @@ final class DecoderImpl: Decoder {
       nestedPaths.removeAll(keepingCapacity: true)
       nestedPaths.append([])
     }
+
+    /// A new state on the heap, with room for the frames of most documents; the owner
+    /// deinitializes and deallocates it.
+    static func allocate() -> UnsafeMutablePointer<State> {
+      let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+      state.initialize(to: State())
+      state.pointee.frames.reserveCapacity(16)
+      return state
+    }
   }
 
   private let state: UnsafeMutablePointer<State>
@@ -323,9 +332,7 @@ final class DecoderImpl: Decoder {
       state.pointee.reset()
     } else {
       self.scratch = nil
-      state = .allocate(capacity: 1)
-      state.initialize(to: State())
-      state.pointee.frames.reserveCapacity(16)
+      state = State.allocate()
     }
   }
 
@@ -891,9 +898,7 @@ package final class DecodingScratch {
   var isLent = false
 
   package init() {
-    state = .allocate(capacity: 1)
-    state.initialize(to: DecoderImpl.State())
-    state.pointee.frames.reserveCapacity(16)
+    state = DecoderImpl.State.allocate()
   }
 
   deinit {

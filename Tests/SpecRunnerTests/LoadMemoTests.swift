@@ -1,6 +1,7 @@
 import Foundation
 import SpecFixtures
 import Testing
+import TestSupport
 
 @testable import SpecRunner
 
@@ -44,8 +45,9 @@ import Testing
   }
 
   @Test func aFileReportsTheSameAfterOtherFiles() throws {
-    let firstPath = try writeSpec(first)
-    let secondPath = try writeSpec(second)
+    let firstFile = try TemporaryFile(Array(first.utf8))
+    let secondFile = try TemporaryFile(Array(second.utf8))
+    let (firstPath, secondPath) = (firstFile.path, secondFile.path)
     let alone = SpecEngine(features: [tallyFeature]).load(files: [secondPath])[0]
     let engine = SpecEngine(features: [tallyFeature])
     let loaded = engine.load(files: [firstPath, secondPath])
@@ -59,14 +61,16 @@ import Testing
     // And the engine's memo does not change a file that loads cleanly after them.
     let again = engine.load(files: [firstPath])[0]
     #expect(again.errors.isEmpty)
+    withExtendedLifetime((firstFile, secondFile)) {}
   }
 
   @Test func aFileLoadsTheSameTwice() throws {
-    let path = try writeSpec(second)
+    let file = try TemporaryFile(Array(second.utf8))
     let engine = SpecEngine(features: [tallyFeature])
-    let once = describe(engine.load(files: [path])[0])
-    let otherPath = try writeSpec(second)
-    let twice = engine.load(files: [otherPath])[0]
+    let once = describe(engine.load(files: [file.path])[0])
+    let other = try TemporaryFile(Array(second.utf8))
+    let twice = engine.load(files: [other.path])[0]
+    withExtendedLifetime((file, other)) {}
     #expect(describe(twice) == once)
     #expect(!once.isEmpty)
   }

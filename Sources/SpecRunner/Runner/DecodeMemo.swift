@@ -117,11 +117,17 @@ final class DecodeMemo {
   private let scratch = DecodingScratch()
 
   func decode<T: Decodable>(_ type: T.Type, from node: YAMLNode, with decoder: YAMLDecoder) throws -> T {
-    let key = Key(type: ObjectIdentifier(T.self), shape: Shape(node))
+    try decode(T.self, key: Key(type: ObjectIdentifier(T.self), shape: Shape(node)), document: YAMLDocument(node), with: decoder)
+  }
+
+  /// The value kept for `key`, or the value decoded from `document`, kept.
+  private func decode<T: Decodable>(
+    _ type: T.Type, key: Key, document: @autoclosure () -> YAMLDocument, with decoder: YAMLDecoder
+  ) throws -> T {
     // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
     // asks for no `T?` metadata.
     if let value = values[key] { return value as! T }
-    let value = try decoder.decode(T.self, from: YAMLDocument(node), reusing: scratch)
+    let value = try decoder.decode(T.self, from: document(), reusing: scratch)
     if values.count + packedValues.count >= Self.limit { startOver() }
     values[key] = value
     return value
@@ -166,14 +172,7 @@ final class DecodeMemo {
       return value
     }
     let document = document()
-    let key = Key(type: ObjectIdentifier(T.self), shape: Shape(document.tape))
-    // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
-    // asks for no `T?` metadata.
-    if let value = values[key] { return value as! T }
-    let value = try decoder.decode(T.self, from: document, reusing: scratch)
-    if values.count + packedValues.count >= Self.limit { startOver() }
-    values[key] = value
-    return value
+    return try decode(T.self, key: Key(type: ObjectIdentifier(T.self), shape: Shape(document.tape)), document: document, with: decoder)
   }
 
   /// The paths of a `state:` mapping on its file's tape, in order, each key's text parsed
