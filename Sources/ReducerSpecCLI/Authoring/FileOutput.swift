@@ -32,16 +32,7 @@ enum FileOutput {
   }
 
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-    var rest = bytes[...]
-    while !rest.isEmpty {
-      let written = rest.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return reason(errno)
-      }
-      rest = rest.dropFirst(written)
-    }
-    return nil
+    bytes.withUnsafeBytes { ReducerSpecCLI.writeAll(descriptor, $0) } ? nil : reason(errno)
   }
 
   private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -139,10 +139,17 @@ public enum ReducerSpecCommand {
   /// Writes to standard output at once (a run's reports go through an `OutputBuffer`,
   /// which calls this whenever the command is about to wait).
   static func writeOutput(_ text: String) {
-    try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+    write(text, to: 1)
   }
 
   static func writeError(_ text: String) {
-    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+    write(text, to: 2)
+  }
+
+  /// Writes the text's bytes as they are, with no `Data` made on the way: a run writes
+  /// its reports after almost every answer from its workers.
+  private static func write(_ text: String, to descriptor: Int32) {
+    var text = text
+    _ = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
   }
 }

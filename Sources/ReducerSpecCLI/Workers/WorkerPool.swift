@@ -79,6 +79,8 @@ final class WorkerPool {
   nonisolated static let maxBatch = 16
 
   private let configuration: Configuration
+  /// How long after its start a request's worker is killed: the timeout and the grace.
+  private let killAfter: Duration
   private var slots: [Slot] = []
   private let clock = ContinuousClock()
   /// Reused for every read from a worker.
@@ -138,6 +140,7 @@ final class WorkerPool {
 
   init(_ configuration: Configuration) {
     self.configuration = configuration
+    killAfter = configuration.timeout + configuration.grace
   }
 
   // MARK: - Running
@@ -333,7 +336,7 @@ final class WorkerPool {
           }
           continue
         }
-        guard now >= task.started + configuration.timeout + configuration.grace else { continue }
+        guard now >= task.started + killAfter else { continue }
         slot.process.forceKill()
         slot.process.wait()
         let limit = DurationText.format(configuration.timeout)
@@ -405,16 +408,20 @@ final class WorkerPool {
       }
       // The next file to read goes first: the worker reads it while the command receives
       // the results of the batch before, and has it loaded when its scenarios come.
-      if !slot.tasks.contains(where: \.isRead), ready.filter({ $0.reader === slot }).count < 2,
-        let file = takeFile()
-      {
+      // (Plain loops: a closure here would check that it runs on the main actor each call.)
+      var reads = 0
+      for task in slot.tasks where task.isRead { reads += 1 }
+      var batchesRead = 0
+      for batch in ready where batch.reader === slot { batchesRead += 1 }
+      if reads == 0, batchesRead < 2, let file = takeFile() {
         append(.read(file: file), .plan(files[file]))
+        reads += 1
       }
       // The next batch goes while the worker still has some of the last one to run, so that
       // it never waits for the command between batches; with --fail-fast, only once the
       // last one ended.
       let lowWater = configuration.stopAfterFailure ? 0 : Self.maxBatch / 2
-      if slot.tasks.count(where: { !$0.isRead }) <= lowWater, let batch = takeBatch(for: slot) {
+      if slot.tasks.count - reads <= lowWater, let batch = takeBatch(for: slot) {
         for index in batch {
           slot.sent &+= 1
           slot.tasks.append(Slot.Task(kind: .run(index: index), started: now, sequence: slot.sent))
@@ -524,6 +531,7 @@ final class WorkerPool {
   private func startNext(_ slot: Slot, after ended: Slot.Task) {
     let now = clock.now
     slot.averageTask = (slot.averageTask * 7 + (now - ended.started).inSeconds) / 8
+    slot.step = nil
     if !slot.tasks.isEmpty { slot.tasks[0].started = now }
   }
 
@@ -598,7 +606,7 @@ final class WorkerPool {
       return .broken("the worker broke the protocol with the line '\(text)'", placed: true)
     }
     if case .step(let step) = message {
-      slot.tasks[0].step = step
+      slot.step = step
       return .none
     }
     switch task.kind {
@@ -624,7 +632,7 @@ final class WorkerPool {
       case .recording:
         // The next scenario has the timeout to itself.
         slot.tasks[0].started = clock.now
-        slot.tasks[0].step = nil
+        slot.step = nil
         slot.tasks[0].scenarios += 1
         return .none
       case .recorded(let recorded):
@@ -655,7 +663,7 @@ final class WorkerPool {
       if task.scenarios == 0 { return "while reading the file" }
       file = files[index]
     }
-    var step = task.step
+    var step = slot.step
     if let record = slot.board?.read(), record.sequence == task.sequence, record.line != StepBoard.elsewhere,
       record.line > 0
     {
@@ -734,12 +742,12 @@ final class WorkerPool {
   /// the command looks at its step board every ``startupLook`` to see it begin.
   private func pollTimeout() -> Int32 {
     let now = clock.now
-    let deadlines = slots.compactMap { slot in
-      slot.tasks.first.map {
-        slot.hasBegun ? $0.started + configuration.timeout + configuration.grace : now + Self.startupLook
-      }
+    var nearest: ContinuousClock.Instant?
+    for slot in slots where !slot.tasks.isEmpty {
+      let deadline = slot.hasBegun ? slot.tasks[0].started + killAfter : now + Self.startupLook
+      if nearest == nil || deadline < nearest! { nearest = deadline }
     }
-    guard let nearest = deadlines.min() else { return -1 }
+    guard let nearest else { return -1 }
     let milliseconds = ((nearest - clock.now).inSeconds * 1000).rounded(.up)
     return Int32(min(max(milliseconds, 0), 60_000))
   }
@@ -785,8 +793,6 @@ final class WorkerPool {
       var started: ContinuousClock.Instant
       /// Which request to the worker it is (the worker's `StepBoard` numbers them alike).
       var sequence: UInt32
-      /// The step that started last, when the worker sent it as a message.
-      var step: FileLocation?
       /// For a record: how many of its scenarios started (the last one is under way).
       var scenarios = 0
 
@@ -798,8 +804,12 @@ final class WorkerPool {
 
     let process: WorkerProcess
     let board: StepBoard?
-    /// The requests in order: the first one is under way.
+    /// The requests in order: the first one is under way. (A task is plain data, so that
+    /// the command's many looks at them copy no reference.)
     var tasks: [Task] = []
+    /// The step that the request under way started last, when the worker sent it as a
+    /// message.
+    var step: FileLocation?
     /// How many requests the worker was sent.
     var sent: UInt32 = 0
     /// How long a request took lately, on average (a moving average of eight), in seconds:
