@@ -61,6 +61,29 @@ import Testing
     #expect(wrong == Measure(count: 7, names: state.names))
   }
 
+  @Test func aStateComeBackToReusesItsEncodingAndKeepsItsVerdicts() throws {
+    let check = StateCheck<Measure>(decoder: YAMLDecoder())
+    let (zero, one, two) = (Measure(count: 0), Measure(count: 1), Measure(count: 2))
+    // 0 → 1 → 0 → 1 → 2 → 1: three states, each encoded once.
+    for (start, actual) in [(zero, one), (one, zero), (zero, one), (one, two), (two, one)] {
+      #expect(try check.expected(start: start, actual: actual, assignments: assignments("count: \(actual.count)")) == actual)
+    }
+    #expect(check.encodings == 3)
+    // A wrong expectation from a kept state is still wrong, and the right one still right.
+    #expect(try check.expected(start: one, actual: zero, assignments: assignments("count: 2")) == two)
+    #expect(try check.expected(start: two, actual: one, assignments: assignments("count: 0")) == zero)
+    #expect(check.encodings == 3)
+    // Past four states, the oldest give way: every state still gets its own encoding.
+    for count in 3...8 {
+      let start = Measure(count: count - 1)
+      let actual = Measure(count: count)
+      #expect(try check.expected(start: start, actual: actual, assignments: assignments("count: \(count)")) == actual)
+      #expect(try check.expected(start: start, actual: actual, assignments: assignments("count: 99")) == Measure(count: 99))
+    }
+    #expect(try check.expected(start: zero, actual: one, assignments: assignments("count: 1")) == one)
+    #expect(try check.expected(start: zero, actual: one, assignments: assignments("count: 0")) == zero)
+  }
+
   @Test func aStateThatIsNotEqualToItselfTakesThePlainWay() throws {
     let check = StateCheck<Measure>(decoder: YAMLDecoder())
     let nan = Measure(ratio: .nan)

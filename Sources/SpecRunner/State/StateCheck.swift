@@ -18,9 +18,11 @@ import SpecYAML
 ///   expected state is the actual one (decoding the node would give it back), and no state
 ///   is decoded. Anything else (a mismatch, a dictionary in another order, `0.10` written
 ///   for `0.1`) takes the plain way, which also makes the diff of a failure.
-/// - **The start is encoded once.** A step starts from the state the step before it left,
-///   which was encoded for that step's check: when the starting state is that very value
-///   (the same bytes), its encoding is reused.
+/// - **A state is encoded once.** A step starts from the state the step before it left,
+///   which was encoded for that step's check, and steps often come back to a state they
+///   left (a flag set and cleared, a count up and down): the last few states encoded are
+///   kept with their encodings, and a state that is one of them (the same bytes) reuses
+///   its encoding.
 ///
 /// Like the rest of the runner, this takes a state to be a value: encoding it twice gives
 /// the same node. (A class instance in a state, changed in place, is not a value.)
@@ -28,20 +30,30 @@ import SpecYAML
 final class StateCheck<State: Codable & Equatable> {
   private let decoder: YAMLDecoder
   private let encoder = YAMLEncoder()
-  /// The encoding of the state the last check saw after its action; `nil` before the first check.
-  private var lastNode: YAMLNode?
-  /// That state, initialized once `lastNode` is set. A pointer rather than an optional state
-  /// (or a tuple): a test of a generic optional or tuple asks for its type's metadata, at
-  /// every step.
-  private nonisolated(unsafe) let lastState = UnsafeMutablePointer<State>.allocate(capacity: 1)
+  /// The encodings of the last states encoded, oldest first until the list is full, then
+  /// replaced in turn from ``nextReplaced``.
+  ///
+  /// `@exclusivity(unchecked)`, as the memo's: every access to a class's `var` pays for a
+  /// dynamic exclusivity check otherwise, and a check makes several. Its accesses never
+  /// overlap: they are made on the main actor, and none lasts across a call out.
+  @exclusivity(unchecked) private var recentNodes: [YAMLNode] = []
+  /// Those states, as many initialized as there are ``recentNodes``. A buffer rather than an
+  /// array of optional states (or tuples): a test of a generic optional or tuple asks for
+  /// its type's metadata, at every step. Keeping a state keeps its storage, so that no other
+  /// value can take its place at the same address.
+  private nonisolated(unsafe) let recentStates = UnsafeMutablePointer<State>.allocate(capacity: recentLimit)
+  @exclusivity(unchecked) private var nextReplaced = 0
+  private nonisolated static var recentLimit: Int { 4 }
+  /// How many states were encoded (for tests).
+  private(set) var encodings = 0
 
   init(decoder: YAMLDecoder) {
     self.decoder = decoder
   }
 
   deinit {
-    if lastNode != nil { lastState.deinitialize(count: 1) }
-    lastState.deallocate()
+    recentStates.deinitialize(count: recentNodes.count)
+    recentStates.deallocate()
   }
 
   /// The state expected after a step that starts from `start` and makes `assignments`,
@@ -52,22 +64,31 @@ final class StateCheck<State: Codable & Equatable> {
   func expected(start: State, actual: State, assignments: [StateAssignment]) throws -> State {
     let startNode = try node(of: start)
     let assigned = try StateAssignment.apply(assignments, to: startNode)
-    let actualNode = Self.isSameValue(start, actual) ? startNode : try encoder.encode(actual)
-    if lastNode == nil {
-      lastState.initialize(to: actual)
-    } else {
-      lastState.pointee = actual
-    }
-    lastNode = actualNode
+    let actualNode = Self.isSameValue(start, actual) ? startNode : try node(of: actual)
     // `actual == actual` keeps a state that is not equal to itself (a NaN) on the plain
     // way, where TestStore reports it as TCA's does.
     if assigned.hasSameContent(as: actualNode), actual == actual { return actual }
     return try decoder.decode(State.self, from: assigned)
   }
 
+  /// The state's encoding: one kept, or a new one, then kept.
   private func node(of state: State) throws -> YAMLNode {
-    if let lastNode, Self.isSameValue(UnsafePointer(lastState), state) { return lastNode }
-    return try encoder.encode(state)
+    let count = recentNodes.count
+    let newest = count < Self.recentLimit ? count - 1 : (nextReplaced + count - 1) % count
+    if let index = Self.position(of: state, in: recentStates, count: count, newest: newest) {
+      return recentNodes[index]
+    }
+    let node = try encoder.encode(state)
+    encodings += 1
+    if recentNodes.count < Self.recentLimit {
+      (recentStates + recentNodes.count).initialize(to: state)
+      recentNodes.append(node)
+    } else {
+      recentStates[nextReplaced] = state
+      recentNodes[nextReplaced] = node
+      nextReplaced = (nextReplaced + 1) % Self.recentLimit
+    }
+    return node
   }
 
   /// Whether two states are the same value: the same bytes (for a state that holds arrays
@@ -83,6 +104,24 @@ final class StateCheck<State: Codable & Equatable> {
     let size = MemoryLayout<State>.size
     if size == 0 { return true }
     return withUnsafePointer(to: b) { memcmp(a, $0, size) == 0 }
+  }
+
+  /// Where `state` is among the `count` states at `states` (the same value, as
+  /// ``isSameValue(_:_:)`` says), looking from the one at `newest` back: a step usually
+  /// starts from the state that the step before it left.
+  private nonisolated static func position(
+    of state: State, in states: UnsafePointer<State>, count: Int, newest: Int
+  ) -> Int? {
+    guard count > 0 else { return nil }
+    let size = MemoryLayout<State>.size
+    return withUnsafePointer(to: state) { state in
+      var index = newest
+      for _ in 0..<count {
+        if size == 0 || memcmp(states + index, state, size) == 0 { return index }
+        index = index == 0 ? count - 1 : index - 1
+      }
+      return nil
+    }
   }
 }
 
