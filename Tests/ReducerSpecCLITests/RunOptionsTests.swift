@@ -219,6 +219,12 @@ import Testing
     #expect(try SpecPaths.expand([specs + "/b.yml", specs]).count(where: { $0.hasSuffix("/b.yml") }) == 1)
   }
 
+  @Test func pathsSortInByteOrderAShorterPrefixFirst() {
+    #expect(
+      SpecPaths.sorted(["b.yaml", "a/b.yaml", "a", "", "a.yaml", "ab", "A", "é", "a\u{0}"])
+        == ["", "A", "a", "a\u{0}", "a.yaml", "a/b.yaml", "ab", "b.yaml", "é"])
+  }
+
   // MARK: - Helpers
 
   private func resolve(

@@ -198,14 +198,18 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
         nextRan += 1
       }
       let ranHere = try ran.entries(of: file)
-      var entries: [Entry] = []
-      if !ran.erroredFiles.contains(file) {
+      var entries = ranHere
+      entries.sort { $0.id < $1.id }
+      // When the file's scenarios ran at the places the record has (a run of the same
+      // suite), every old entry is replaced by place: no sets of ids and names to make.
+      if !ran.erroredFiles.contains(file), !previousEntries.isEmpty,
+        !previousEntries.elementsEqual(entries, by: { $0.id == $1.id })
+      {
         let ids = Set(ranHere.map(\.id))
         let names = Set(ranHere.map(\.name))
-        entries = previousEntries.filter { !ids.contains($0.id) && !names.contains($0.name) }
+        entries = previousEntries.filter { !ids.contains($0.id) && !names.contains($0.name) } + ranHere
+        entries.sort { $0.id < $1.id }
       }
-      entries += ranHere
-      entries.sort { $0.id < $1.id }
       for entry in entries { try each(entry) }
     }
     guard let previousErrors = previousFileErrors() else { throw OutOfOrder() }
