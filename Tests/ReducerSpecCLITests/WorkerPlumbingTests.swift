@@ -210,6 +210,31 @@ import Testing
     }
   }
 
+  @Test func numbersAreReadAsDoubleReadsThem() {
+    // Durations as workers write them, and numbers at the limits of a double's precision
+    // and range.
+    var texts = [
+      "0", "-0", "0.5", "-0.25", "0.000123", "1.5e-05", "12.75", "0.1", "0.30000000000000004",
+      "9007199254740991", "9007199254740992", "9007199254740993", "0.9007199254740993",
+      "1.0000000000000000000001", "123456789012345678901234567890", "1e999", "-1e999", "5e-324",
+      "0.0000000000000000000001", "0.00000000000000000000001", "1E3", "+1",
+    ]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+      let value = Double.random(in: 0..<2, using: &generator) * Double(Int.random(in: 1...1000, using: &generator))
+      var json = JSONWriter()
+      json.double(value)
+      texts.append(String(decoding: json.bytes, as: UTF8.self))
+    }
+    for text in texts {
+      var cursor = JSONCursor(Array(text.utf8))
+      let read = cursor.number()
+      let expected = Double(text)
+      #expect(read?.bitPattern == expected?.bitPattern, "\(text)")
+      #expect(cursor.offset == (expected == nil ? 0 : text.utf8.count), "\(text)")
+    }
+  }
+
   @Test func aLineThatIsNotExactlyAMessageIsNotRead() {
     let good = #"["plan",["a.yaml","Counter",[[0,null,3,5,"x",["t"]]],[]]]"#
     #expect(WorkerMessage(line: Array(good.utf8)) != nil)
