@@ -16,6 +16,18 @@ import Testing
     return lines
   }
 
+  @Test func linesLoseTrailingSpacesAndTabsOnly() {
+    #expect("  ✓ counts (0.001s)".withoutTrailingWhitespace == "  ✓ counts (0.001s)")
+    #expect("a \t \t".withoutTrailingWhitespace == "a")
+    #expect("   ".withoutTrailingWhitespace == "")
+    #expect("".withoutTrailingWhitespace == "")
+    #expect("a\n".withoutTrailingWhitespace == "a\n")
+    #expect("a\u{A0}".withoutTrailingWhitespace == "a\u{A0}")  // a no-break space stays
+    // A space with a combining mark is another character than a space: it stays.
+    #expect("a \u{301}".withoutTrailingWhitespace == "a \u{301}")
+    #expect("é ".withoutTrailingWhitespace == "é")
+  }
+
   @Test func aPassingRun() throws {
     #expect(
       try output(ReporterFixtures.allPassing).text == """

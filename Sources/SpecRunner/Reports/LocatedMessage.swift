@@ -111,6 +111,10 @@ extension String {
 
   /// The text without trailing spaces and tabs.
   var withoutTrailingWhitespace: String {
+    // Most lines end otherwise: when the last byte is neither a space nor a tab, the last
+    // character is not one either (each is a character of one byte), and the text is kept
+    // as it is, without walking back by characters or copying it.
+    if let last = utf8.last, last != UInt8(ascii: " "), last != UInt8(ascii: "\t") { return self }
     var end = endIndex
     while end > startIndex {
       let previous = index(before: end)
