@@ -377,9 +377,7 @@ import Testing
 
   @Test func aWorkerThatStartsSlowlyHasItsFirstRequestsTimeoutFromWhenItBegins() async throws {
     // Each worker sleeps 2 s before it serves anything: more than the timeout and its grace.
-    let run = try await BuiltCommand.run(
-      ["--jobs", "1", "--timeout", "1s", "Tests/Fixtures/pool/load-hang/b-fine.yaml"],
-      environment: ["POOL_FIXTURE_WORKER_START_DELAY": "2"])
+    let run = try await Self.runOneFile(workerStartDelay: "2")
     #expect(run.status == 0)
     #expect(
       run.output == """
@@ -394,9 +392,7 @@ import Testing
   }
 
   @Test func aWorkerThatNeverStartsFailsItsFirstRequestAfterTenSeconds() async throws {
-    let run = try await BuiltCommand.run(
-      ["--jobs", "1", "--timeout", "1s", "Tests/Fixtures/pool/load-hang/b-fine.yaml"],
-      environment: ["POOL_FIXTURE_WORKER_START_DELAY": "forever"])
+    let run = try await Self.runOneFile(workerStartDelay: "forever")
     #expect(run.status == 1)
     #expect(
       run.output == """
@@ -412,6 +408,14 @@ import Testing
     #expect(run.stderr == "── output while reading Tests/Fixtures/pool/load-hang/b-fine.yaml ──\na worker starting slowly\n")
     // Ten seconds and the pool's 0.5 s of grace.
     #expect(run.duration >= 10.5 && run.duration < 16)
+  }
+
+  /// A run of one passing file with `--timeout 1s`, whose workers sleep `workerStartDelay`
+  /// seconds (or forever) before they serve a request.
+  static func runOneFile(workerStartDelay: String) async throws -> BuiltCommand.Run {
+    try await BuiltCommand.run(
+      ["--jobs", "1", "--timeout", "1s", "Tests/Fixtures/pool/load-hang/b-fine.yaml"],
+      environment: ["POOL_FIXTURE_WORKER_START_DELAY": workerStartDelay])
   }
 
   @Test func aFileWhoseCheckingHangsInAWorkerTimesOutAlone() async throws {
