@@ -301,9 +301,7 @@ final class WorkerPool {
               case .broken(let message, let placed):
                 // Ended and reaped before its step board is read: a live worker may be
                 // storing into it while the command reads.
-                slot.process.forceKill()
-                slot.process.wait()
-                fail(slot, placed ? "\(message) \(whereStuck(task, of: slot))" : message)
+                stop(slot) { placed ? "\(message) \(whereStuck(task, of: slot))" : message }
               }
             }
           }
@@ -325,33 +323,29 @@ final class WorkerPool {
       for slot in slots {
         guard let task = slot.tasks.first else { continue }
         if !slot.hasBegun {
-          if slot.board?.sequence ?? 1 > 0 {
+          // (A slot that has not begun has a board: one without counts as begun.)
+          if slot.board?.sequence != 0 {
             // The worker began its first request: that request's time starts now.
             slot.hasBegun = true
             slot.tasks[0].started = now
           } else if now >= slot.spawned + configuration.startupLimit + configuration.grace {
-            slot.process.forceKill()
-            slot.process.wait()
-            fail(slot, "the worker did not start within \(DurationText.format(configuration.startupLimit))")
+            stop(slot) { "the worker did not start within \(DurationText.format(configuration.startupLimit))" }
           }
           continue
         }
         guard now >= task.started + killAfter else { continue }
-        slot.process.forceKill()
-        slot.process.wait()
-        let limit = DurationText.format(configuration.timeout)
-        let message: String
-        switch task.kind {
-        case .read: message = "reading the file timed out after \(limit)"
-        case .check: message = "checking the file timed out after \(limit)"
-        case .run: message = "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
-        case .record:
-          message =
-            task.scenarios == 0
-            ? "reading the file timed out after \(limit)"
-            : "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
+        stop(slot) {
+          let limit = DurationText.format(configuration.timeout)
+          switch task.kind {
+          case .read: return "reading the file timed out after \(limit)"
+          case .check: return "checking the file timed out after \(limit)"
+          case .run: return "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
+          case .record:
+            return task.scenarios == 0
+              ? "reading the file timed out after \(limit)"
+              : "the scenario timed out after \(limit) \(whereStuck(task, of: slot))"
+          }
         }
-        fail(slot, message)
       }
     }
   }
@@ -533,6 +527,15 @@ final class WorkerPool {
     slot.averageTask = (slot.averageTask * 7 + (now - ended.started).inSeconds) / 8
     slot.step = nil
     if !slot.tasks.isEmpty { slot.tasks[0].started = now }
+  }
+
+  /// Kills and reaps the slot's worker, then fails its current request (``fail(_:_:)``)
+  /// with the message `message` makes: made once the worker is dead, as it may read the
+  /// worker's step board, which a live worker may be storing into.
+  private func stop(_ slot: Slot, _ message: () -> String) {
+    slot.process.forceKill()
+    slot.process.wait()
+    fail(slot, message())
   }
 
   /// The slot's worker is dead or broken: its current request fails with `message` (and

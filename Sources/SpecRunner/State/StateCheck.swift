@@ -97,13 +97,7 @@ final class StateCheck<State: Codable & Equatable> {
   /// `nonisolated`: its closures would otherwise check, on every call, that they run on the
   /// main actor.
   private nonisolated static func isSameValue(_ a: State, _ b: State) -> Bool {
-    withUnsafePointer(to: a) { isSameValue($0, b) }
-  }
-
-  private nonisolated static func isSameValue(_ a: UnsafePointer<State>, _ b: State) -> Bool {
-    let size = MemoryLayout<State>.size
-    if size == 0 { return true }
-    return withUnsafePointer(to: b) { memcmp(a, $0, size) == 0 }
+    withUnsafePointer(to: a) { position(of: b, in: $0, count: 1, newest: 0) != nil }
   }
 
   /// Where `state` is among the `count` states at `states` (the same value, as
