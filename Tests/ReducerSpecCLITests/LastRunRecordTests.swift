@@ -7,6 +7,7 @@ import Testing
 /// `.reducer-spec/last-run.json`: its encoding, decoding, merging, and what `--rerun-failed`
 /// makes of it.
 @Suite struct LastRunRecordTests {
+  typealias Entry = LastRunRecord.Entry
   let record = LastRunRecord(
     scenarios: [
       .init(file: "specs/counter.yaml", scenario: 0, name: "Incrementing counts up", outcome: .passed),
@@ -178,6 +179,83 @@ import Testing
     try LastRunRecord.write(merging: ran, into: path)
     #expect(try LastRunRecord.load(path: path) == LastRunRecord().merging(ran))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [".gitignore", "last-run.json"])
+  }
+
+  /// The recorder keeps the record's lines that do not change as they are, and makes the
+  /// entries of the others: what it writes is what merging the entries makes, for records
+  /// and runs of every kind (files run or not, scenarios that moved, were renamed, ran out
+  /// of order or twice, files that could not run, names that need escapes).
+  @Test func keepingLinesAsTheyAreWritesWhatMergingEntriesMakes() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("last-run.json").path
+    var random = SplitMix64(seed: 0x1A57)
+    let files = ["a.yaml", "b.yaml", "c \\ d.yaml", "spécs/e.yaml"]
+    let names = ["One", "Two", "Typing \"42\"\t", "Four…"]
+    let outcomes: [ScenarioResult.Outcome] = [.passed, .failed, .skipped, .error]
+    func entries(of file: String) -> [Entry] {
+      (0..<Int.random(in: 0...4, using: &random)).map { _ in
+        Entry(
+          file: file, scenario: Int.random(in: 0...3, using: &random), row: [nil, nil, 0, 1].randomElement(using: &random)!,
+          name: names.randomElement(using: &random)!, outcome: outcomes.randomElement(using: &random)!)
+      }
+    }
+    for round in 0..<400 {
+      // The record: files in order, each file's entries sorted or (now and then) not.
+      var previous = LastRunRecord()
+      for file in files.sorted() where Bool.random(using: &random) {
+        let group = entries(of: file)
+        previous.scenarios += Int.random(in: 0...4, using: &random) == 0 ? group : group.sorted { $0.id < $1.id }
+      }
+      previous.fileErrors = files.filter { _ in Int.random(in: 0...3, using: &random) == 0 }.sorted()
+      // The run: the same scenarios with new outcomes, other scenarios, or a file that could not run.
+      let ran = LastRunRecord.Ran()
+      for file in files where Bool.random(using: &random) {
+        var group = entries(of: file)
+        if Bool.random(using: &random) {
+          group = previous.scenarios.filter { $0.file == file }.sorted { $0.id < $1.id }
+          for index in group.indices { group[index].outcome = outcomes.randomElement(using: &random)! }
+        }
+        let results = group.map { result(file, $0.scenario, $0.name, $0.outcome, row: $0.row) }
+        let errors =
+          Int.random(in: 0...4, using: &random) == 0
+          ? [SpecFileError(file: file, location: FileLocation(file: file, line: 1, column: 1), message: "bad")] : []
+        ran.add(SuiteResult(file: file, scenarios: results, errors: errors), name: file)
+      }
+      let expected = try previous.merging(ran)
+      try previous.write(to: path)
+      try LastRunRecord.write(merging: ran, into: path)
+      let written = try Data(contentsOf: URL(fileURLWithPath: path))
+      #expect(written == expected.encoded(), "round \(round)")
+    }
+  }
+
+  @Test func aLineThatDoesNotChangeIsKeptAsItIs() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent("last-run.json").path
+    // Written by hand with an escape that the record does not write: JSON all the same.
+    let text = #"""
+      {
+        "version": 1,
+        "scenarios": [
+          {"file": "a.yaml", "scenario": 0, "name": "\u0041dding", "outcome": "passed"},
+          {"file": "b.yaml", "scenario": 0, "name": "\u0042uilding", "outcome": "failed"}
+        ],
+        "fileErrors": []
+      }
+
+      """#
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let ran = LastRunRecord.Ran()
+    ran.add(SuiteResult(file: "b.yaml", scenarios: [result("b.yaml", 0, "Building", .passed)]), name: "b.yaml")
+    try LastRunRecord.write(merging: ran, into: path)
+    // a.yaml did not run: its line is the same bytes. b.yaml's is the run's.
+    #expect(
+      try String(contentsOfFile: path, encoding: .utf8) == text.replacingOccurrences(
+        of: #"{"file": "b.yaml", "scenario": 0, "name": "\u0042uilding", "outcome": "failed"}"#,
+        with: #"{"file": "b.yaml", "scenario": 0, "name": "Building", "outcome": "passed"}"#))
   }
 
   @Test func aRecordThatCannotBeWrittenIsAWarning() throws {

@@ -210,6 +210,39 @@ import Testing
     }
   }
 
+  @Test func stringsAreEscapedAndReadWhereverTheSpecialByteFalls() {
+    // Strings are looked through eight bytes at a time: a quote, a backslash or a control
+    // character is found at every place in a word, and bytes of UTF-8 (0x80 and over) and
+    // the neighbours of the special bytes are not taken for them.
+    let specials: [(Character, String)] = [("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1}", #"\u0001"#), ("\u{1F}", #"\u001f"#)]
+    let plain: [Character] = ["a", "é", "!", "#", "[", "]", " ", "\u{7F}", "…"]
+    for length in 0..<20 {
+      for place in 0...length {
+        for (special, escaped) in specials + [("x", "x")] {
+          let filler = String((0..<length).map { plain[$0 % plain.count] })
+          let text = String(filler.prefix(place)) + String(special) + String(filler.dropFirst(place))
+          var json = JSONWriter()
+          json.string(text)
+          let expected = "\"" + String(filler.prefix(place)) + escaped + String(filler.dropFirst(place)) + "\""
+          #expect(String(decoding: json.bytes, as: UTF8.self) == expected)
+          var cursor = JSONCursor(json.bytes)
+          #expect(cursor.string() == text)
+          #expect(cursor.isAtEnd)
+          var skipping = JSONCursor(json.bytes)
+          let skipped = skipping.skipString()
+          #expect(skipped && skipping.isAtEnd)
+        }
+        // A control character as it is ends no string: it is not JSON.
+        let raw = Array(("\"" + String(repeating: "b", count: place) + "\u{2}" + String(repeating: "c", count: length) + "\"").utf8)
+        var cursor = JSONCursor(raw)
+        #expect(cursor.string() == nil)
+        var skipping = JSONCursor(raw)
+        let skipped = skipping.skipString()
+        #expect(!skipped)
+      }
+    }
+  }
+
   @Test func numbersAreReadAsDoubleReadsThem() {
     // Durations as workers write them, and numbers at the limits of a double's precision
     // and range.

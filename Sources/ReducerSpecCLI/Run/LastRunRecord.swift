@@ -68,11 +68,11 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
   // MARK: - Merging
 
   /// What a run did, gathered file by file as its results arrive: what the record is
-  /// updated with. The entries wait in a temporary file (``SpoolFile``); in memory, only
-  /// where each file's entries are.
+  /// updated with. The entries wait in a temporary file (``SpoolFile``), as the record's
+  /// lines; in memory, only where each file's entries are.
   final class Ran {
     private let spool = SpoolFile()
-    /// Where each file's entries are in the spool, by file (named as the record names it).
+    /// Where each file's lines are in the spool, by file (named as the record names it).
     private var ranges: [String: [Range<Int>]] = [:]
     /// The files that could not run, named as the record names them.
     private(set) var erroredFiles: Set<String> = []
@@ -80,20 +80,25 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     /// Adds a file's results, naming it `name` (see ``LastRunRecord/fileName(_:in:)``).
     func add(_ suite: SuiteResult, name: String) {
       if !suite.scenarios.isEmpty {
-        // Each entry without its file: its index, its row (or -1), its outcome, and its
-        // name's length and bytes.
-        var bytes: [UInt8] = []
-        for index in suite.scenarios.indices {
-          let scenario = suite.scenarios[index]
-          Self.append(scenario.id.scenario, to: &bytes)
-          Self.append(scenario.id.row ?? -1, to: &bytes)
-          bytes.append(Self.outcomes.firstIndex(of: scenario.outcome).map(UInt8.init) ?? 0)
-          let name = scenario.name.utf8
-          Self.append(name.count, to: &bytes)
-          bytes.append(contentsOf: name)
+        // Each entry's place (its index and its row, or -1) and its line's length, then
+        // its line: the place is not read back from the line.
+        var fileStart = JSONWriter()
+        Entry.writeStart(file: name, to: &fileStart)
+        let room = [UInt8](repeating: 0, count: 24)
+        var json = JSONWriter()
+        for scenario in suite.scenarios {
+          let entry = Entry(scenario)
+          let header = json.bytes.count
+          json.verbatim(room[...])
+          json.verbatim(fileStart.bytes[...])
+          entry.writeRest(to: &json)
+          let length = json.bytes.count - header - 24
+          json.overwrite(at: header, with: entry.scenario)
+          json.overwrite(at: header + 8, with: entry.row ?? -1)
+          json.overwrite(at: header + 16, with: length)
         }
         let start = spool.count
-        spool.append(bytes: bytes)
+        spool.append(bytes: json.bytes)
         ranges[name, default: []].append(start..<spool.count)
       }
       if !suite.errors.isEmpty { erroredFiles.insert(name) }
@@ -104,9 +109,9 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
 
     func hasEntries(of file: String) -> Bool { ranges[file] != nil }
 
-    /// The entries of `file`, in the order they ran.
-    func entries(of file: String) throws -> [Entry] {
-      var entries: [Entry] = []
+    /// The lines of `file`'s entries, in the order they ran.
+    func lines(of file: String) throws -> [EntryLine] {
+      var lines: [EntryLine] = []
       for range in ranges[file] ?? [] {
         let bytes = try spool.read(range)
         var position = 0
@@ -115,24 +120,20 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
           return Int(Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: Int64.self) }))
         }
         while position < bytes.count {
+          guard bytes.count - position >= 24 else { throw SpoolFile.SpoolError(reason: "it ended early") }
           let scenario = int()
           let row = int()
-          let outcome = Self.outcomes[Int(bytes[position])]
-          position += 1
-          let count = int()
-          let name = String(decoding: bytes[position..<position + count], as: UTF8.self)
-          position += count
-          entries.append(Entry(file: file, scenario: scenario, row: row < 0 ? nil : row, name: name, outcome: outcome))
+          let length = int()
+          guard (0...(bytes.count - position)).contains(length) else { throw SpoolFile.SpoolError(reason: "it ended early") }
+          lines.append(EntryLine(file: file, scenario: scenario, row: row < 0 ? nil : row, bytes, position..<position + length))
+          position += length
         }
       }
-      return entries
+      return lines
     }
 
-    private static let outcomes: [ScenarioResult.Outcome] = [.passed, .failed, .skipped, .error]
-
-    private static func append(_ value: Int, to bytes: inout [UInt8]) {
-      withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) }
-    }
+    /// The entries of `file`, in the order they ran.
+    func entries(of file: String) throws -> [Entry] { try lines(of: file).map(\.entry) }
   }
 
   /// The previous record's entries came out of file order: it is read whole and sorted.
@@ -146,74 +147,104 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     return try merging(ran)
   }
 
-  /// This record updated with what a run did.
+  /// This record updated with what a run did: an entry at a time, as ``merged(_:previous:ran:in:)``
+  /// merges a file's (``write(merging:into:)`` merges lines instead, and keeps those that do
+  /// not change).
   func merging(_ ran: Ran) throws -> LastRunRecord {
     var merged = LastRunRecord()
     var entries = scenarios.sorted { $0.id < $1.id }.makeIterator()
-    merged.fileErrors = try Self.merge(
-      ran, previous: { entries.next() }, previousFileErrors: { fileErrors }, each: { merged.scenarios.append($0) })
+    try Self.forEachFile(ran, previous: { entries.next() }, file: \.file) { file, previous in
+      merged.scenarios += Self.merged(file, previous: previous, ran: try ran.entries(of: file), in: ran)
+    }
+    merged.fileErrors = Self.mergedFileErrors(ran, previous: fileErrors)
     return merged
   }
 
-  /// A record updated with what a run did, an entry at a time, without gathering either:
-  /// `previous` gives the record's entries in file and scenario order (`nil` after the
-  /// last), then `previousFileErrors` its files that could not run (`nil`: the record
-  /// turned out unreadable). `each` receives every entry of the updated record in order;
-  /// the updated list of files that could not run is returned. One file's entries are held
-  /// at a time.
+  /// Walks a record's entries and a run's files together, in file order, without holding
+  /// either whole: `each` gets every file that either has, with the record's entries of it.
+  /// `previous` gives the record's entries in file order (`nil` after the last); one file's
+  /// are held at a time.
   ///
-  /// The scenarios that ran replace the entries of their place or their name in their
-  /// file; a file that could not run loses its entries; the other entries stay.
-  private static func merge(
-    _ ran: Ran, previous: () -> Entry?, previousFileErrors: () -> [String]?, each: (Entry) throws -> Void
-  ) throws -> [String] {
+  /// - Throws: ``OutOfOrder`` when `previous` does not give them in file order.
+  private static func forEachFile<Previous>(
+    _ ran: Ran, previous: () -> Previous?, file: (Previous) -> String, each: (String, [Previous]) throws -> Void
+  ) throws {
     var pending = previous()
     var lastFile: String?
     /// The previous record's next file and its entries.
-    func nextGroup() throws -> (file: String, entries: [Entry])? {
+    func nextGroup() throws -> (file: String, entries: [Previous])? {
       guard let first = pending else { return nil }
-      if let lastFile, !(lastFile < first.file) { throw OutOfOrder() }
+      let name = file(first)
+      if let lastFile, !(lastFile < name) { throw OutOfOrder() }
       var group = [first]
       pending = previous()
-      while let next = pending, next.file == first.file {
+      while let next = pending, file(next) == name {
         group.append(next)
         pending = previous()
       }
-      lastFile = first.file
-      return (first.file, group)
+      lastFile = name
+      return (name, group)
     }
     let ranFiles = ran.files
     var nextRan = 0
     var group = try nextGroup()
     while group != nil || nextRan < ranFiles.count {
-      let file: String
-      var previousEntries: [Entry] = []
       if let current = group, nextRan == ranFiles.count || current.file <= ranFiles[nextRan] {
-        file = current.file
-        previousEntries = current.entries
         group = try nextGroup()
-        if nextRan < ranFiles.count && ranFiles[nextRan] == file { nextRan += 1 }
+        if nextRan < ranFiles.count && ranFiles[nextRan] == current.file { nextRan += 1 }
+        try each(current.file, current.entries)
       } else {
-        file = ranFiles[nextRan]
         nextRan += 1
+        try each(ranFiles[nextRan - 1], [])
       }
-      let ranHere = try ran.entries(of: file)
-      var entries = ranHere
-      entries.sort { $0.id < $1.id }
-      // When the file's scenarios ran at the places the record has (a run of the same
-      // suite), every old entry is replaced by place: no sets of ids and names to make.
-      if !ran.erroredFiles.contains(file), !previousEntries.isEmpty,
-        !previousEntries.elementsEqual(entries, by: { $0.id == $1.id })
-      {
-        let ids = Set(ranHere.map(\.id))
-        let names = Set(ranHere.map(\.name))
-        entries = previousEntries.filter { !ids.contains($0.id) && !names.contains($0.name) } + ranHere
-        entries.sort { $0.id < $1.id }
-      }
-      for entry in entries { try each(entry) }
     }
-    guard let previousErrors = previousFileErrors() else { throw OutOfOrder() }
-    let keptFiles = previousErrors.filter { !ran.hasEntries(of: $0) }
+  }
+
+  /// A file's entries in the updated record, from the record's (`previous`) and the run's
+  /// (`ranHere`, in the order they ran): the scenarios that ran replace the entries of their
+  /// place or their name; a file that could not run loses its entries; the other entries
+  /// stay.
+  private static func merged(_ file: String, previous: [Entry], ran ranHere: [Entry], in ran: Ran) -> [Entry] {
+    var entries = ranHere
+    entries.sort { $0.id < $1.id }
+    // When the file's scenarios ran at the places the record has (a run of the same
+    // suite), every old entry is replaced by place: no sets of ids and names to make.
+    if !ran.erroredFiles.contains(file), !previous.isEmpty, !previous.elementsEqual(entries, by: { $0.id == $1.id }) {
+      let ids = Set(ranHere.map(\.id))
+      let names = Set(ranHere.map(\.name))
+      entries = previous.filter { !ids.contains($0.id) && !names.contains($0.name) } + ranHere
+      entries.sort { $0.id < $1.id }
+    }
+    return entries
+  }
+
+  /// A file's lines in the updated record: as ``merged(_:previous:ran:in:)`` merges its
+  /// entries, but a line whose entry would be written again as it is, in the same order,
+  /// is kept as it is, without making its entry. That is every line of a run of the same
+  /// suite, and of the files a run did not run.
+  private static func mergedLines(
+    _ file: String, previous: [EntryLine], in ran: Ran, each: (EntryLine) -> Void, eachEntry: (Entry) -> Void
+  ) throws {
+    func isInOrder(_ lines: [EntryLine]) -> Bool {
+      zip(lines, lines.dropFirst()).allSatisfy { $1.isInOrder(after: $0) }
+    }
+    let ranHere = ran.hasEntries(of: file) ? try ran.lines(of: file) : []
+    if isInOrder(ranHere),
+      ran.erroredFiles.contains(file) || previous.isEmpty || previous.elementsEqual(ranHere, by: { $0.hasSamePlace(as: $1) })
+    {
+      ranHere.forEach(each)
+    } else if ranHere.isEmpty, isInOrder(previous) {
+      // Not run: every entry stays.
+      previous.forEach(each)
+    } else {
+      merged(file, previous: previous.map(\.entry), ran: ranHere.map(\.entry), in: ran).forEach(eachEntry)
+    }
+  }
+
+  /// The updated list of files that could not run: the record's (`previous`) that did not
+  /// run now, and those of the run.
+  private static func mergedFileErrors(_ ran: Ran, previous: [String]) -> [String] {
+    let keptFiles = previous.filter { !ran.hasEntries(of: $0) }
     return Set(keptFiles).union(ran.erroredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
@@ -268,10 +299,21 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     }
 
     mutating func add(_ entry: Entry) {
-      if isFirst { json.literal("\n    ") } else { json.literal(",\n    ") }
-      isFirst = false
+      startLine()
       entry.write(to: &json)
       if json.bytes.count >= 1 << 16 { flush() }
+    }
+
+    /// Adds an entry's line as it was read.
+    mutating func add(_ line: EntryLine) {
+      startLine()
+      json.verbatim(line.bytes)
+      if json.bytes.count >= 1 << 16 { flush() }
+    }
+
+    private mutating func startLine() {
+      if isFirst { json.literal("\n    ") } else { json.literal(",\n    ") }
+      isFirst = false
     }
 
     mutating func finish(fileErrors: [String]) {
@@ -363,16 +405,24 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
   /// that is not as this type writes it is read whole (and one that cannot be read is
   /// replaced).
   static func write(merging ran: Ran, into path: String = Self.path) throws {
+    /// Writes the record merged from `previous`'s lines and then `previousFileErrors`.
+    func write(previous: () -> EntryLine?, previousFileErrors: () -> [String]?) throws {
+      try Self.write(to: path) { text in
+        try forEachFile(ran, previous: previous, file: \.file) { file, lines in
+          try mergedLines(file, previous: lines, in: ran, each: { text.add($0) }, eachEntry: { text.add($0) })
+        }
+        guard let fileErrors = previousFileErrors() else { throw OutOfOrder() }
+        return mergedFileErrors(ran, previous: fileErrors)
+      }
+    }
     guard var reader = RecordLineReader(path: path) else {
       // No record (or one that cannot be opened, and so cannot be read): the run's own.
-      try write(to: path) { text in try merge(ran, previous: { nil }, previousFileErrors: { [] }) { text.add($0) } }
+      try write(previous: { nil }, previousFileErrors: { [] })
       return
     }
     defer { reader.close() }
     do {
-      try write(to: path) { text in
-        try merge(ran, previous: { reader.nextEntry() }, previousFileErrors: { reader.fileErrors() }) { text.add($0) }
-      }
+      try write(previous: { reader.nextEntryLine() }, previousFileErrors: { reader.fileErrors() })
       return
     } catch is OutOfOrder {
       // Not as this type writes it: read whole, below.

@@ -7,9 +7,19 @@ import SpecRunner
 extension LastRunRecord.Entry {
   /// `{"file": "specs/a.yaml", "scenario": 0, "row": 1, "name": "…", "outcome": "passed"}`.
   func write(to json: inout JSONWriter) {
+    Self.writeStart(file: file, to: &json)
+    writeRest(to: &json)
+  }
+
+  /// What ``write(to:)`` writes first, the same for every entry of a file.
+  static func writeStart(file: String, to json: inout JSONWriter) {
     json.literal("{\"file\": ")
     json.string(file)
     json.literal(", \"scenario\": ")
+  }
+
+  /// What ``write(to:)`` writes after ``writeStart(file:to:)``.
+  func writeRest(to json: inout JSONWriter) {
     json.int(scenario)
     if let row {
       json.literal(", \"row\": ")
@@ -37,6 +47,25 @@ extension LastRunRecord.Entry {
     return Self(file: file, scenario: scenario, row: row, name: name, outcome: outcome)
   }
 
+  /// Reads what ``write(to:)`` writes as far as a merge needs (``EntryLine``): where the
+  /// file's string is, and the place; the name and outcome are checked, not made.
+  fileprivate static func readPlace(_ json: inout JSONCursor) -> (file: Range<Int>, scenario: Int, row: Int?)? {
+    guard json.take("{\"file\": ") else { return nil }
+    let fileStart = json.offset
+    guard json.skipString() else { return nil }
+    let file = fileStart..<json.offset
+    guard json.take(", \"scenario\": "), let scenario = json.int() else { return nil }
+    var row: Int?
+    if json.take(", \"row\": ") {
+      guard let value = json.int() else { return nil }
+      row = value
+    }
+    guard json.take(", \"name\": "), json.skipString(), json.take(", \"outcome\": "), outcome(&json) != nil,
+      json.take("}")
+    else { return nil }
+    return (file, scenario, row)
+  }
+
   /// An outcome as ``write(to:)`` writes it, matched without making a string.
   private static func outcome(_ json: inout JSONCursor) -> ScenarioResult.Outcome? {
     if json.take("\"passed\"") { return .passed }
@@ -44,6 +73,77 @@ extension LastRunRecord.Entry {
     if json.take("\"skipped\"") { return .skipped }
     if json.take("\"error\"") { return .error }
     return nil
+  }
+}
+
+/// An entry's line as the record writes it (``LastRunRecord/Entry/write(to:)``, without
+/// the indentation and comma around it), read only as far as merging a run into the record
+/// needs: its file, its place in the file, and its bytes, which an unchanged entry keeps.
+/// Making the whole ``LastRunRecord/Entry`` (two strings) cost most of a record's update.
+struct EntryLine {
+  /// The file, as the entry names it.
+  var file: String
+  var scenario: Int
+  var row: Int?
+  /// The text the line is in, and where in it.
+  private let buffer: [UInt8]
+  private let range: Range<Int>
+  private let fileRange: Range<Int>
+
+  /// The line in `buffer[range]`, checked to be an entry as written; `nil` for anything
+  /// else. `previous` is the line read before it (from the same text or not): a line of the
+  /// same file shares its file's string, made once.
+  init?(_ buffer: [UInt8], _ range: Range<Int>, after previous: EntryLine?) {
+    var json = JSONCursor(buffer, from: range.lowerBound)
+    guard let place = LastRunRecord.Entry.readPlace(&json), json.offset == range.upperBound else { return nil }
+    if let previous, previous.fileBytes.elementsEqual(buffer[place.file]) {
+      file = previous.file
+    } else {
+      var fileJSON = JSONCursor(buffer, from: place.file.lowerBound)
+      guard let file = fileJSON.string() else { return nil }
+      self.file = file
+    }
+    scenario = place.scenario
+    row = place.row
+    self.buffer = buffer
+    self.range = range
+    fileRange = place.file
+  }
+
+  /// A line that ``LastRunRecord/Entry/write(to:)`` wrote in `buffer[range]`, for an
+  /// entry of this file and place.
+  init(file: String, scenario: Int, row: Int?, _ buffer: [UInt8], _ range: Range<Int>) {
+    self.file = file
+    self.scenario = scenario
+    self.row = row
+    self.buffer = buffer
+    self.range = range
+    // After `{"file": `.
+    var json = JSONCursor(buffer, from: range.lowerBound + 9)
+    _ = json.skipString()
+    fileRange = (range.lowerBound + 9)..<json.offset
+  }
+
+  /// The line's bytes.
+  var bytes: ArraySlice<UInt8> { buffer[range] }
+
+  /// The file's string as written, quotes included.
+  private var fileBytes: ArraySlice<UInt8> { buffer[fileRange] }
+
+  /// The whole entry.
+  var entry: LastRunRecord.Entry {
+    var json = JSONCursor(buffer, from: range.lowerBound)
+    // The line was read as an entry when it was made.
+    return LastRunRecord.Entry.read(&json)!
+  }
+
+  /// Whether it comes after `other` in the record's order, or at the same place (same file).
+  func isInOrder(after other: EntryLine) -> Bool {
+    (other.scenario, other.row ?? -1) <= (scenario, row ?? -1)
+  }
+
+  func hasSamePlace(as other: EntryLine) -> Bool {
+    scenario == other.scenario && row == other.row
   }
 }
 
@@ -91,28 +191,40 @@ struct RecordLineReader {
 
   /// The next entry; `nil` after the last one (or when the text is broken).
   mutating func nextEntry() -> LastRunRecord.Entry? {
+    guard let line = nextEntryLine() else { return nil }
+    // A file's entries follow each other: they share one copy of its name.
+    var entry = line.entry
+    entry.file = line.file
+    return entry
+  }
+
+  /// The next entry's line (see ``EntryLine``); `nil` after the last one (or when the text
+  /// is broken).
+  mutating func nextEntryLine() -> EntryLine? {
     guard case .entries = stage, !isBroken else { return nil }
-    guard let line = nextLine() else { return fail() }
+    guard let line = nextLine() else {
+      isBroken = true
+      return nil
+    }
     if line.elementsEqual("  ],".utf8) {
       startFileErrors()
       return nil
     }
-    var json = JSONCursor(bytes, from: line.startIndex)
-    guard json.take("    "), var entry = LastRunRecord.Entry.read(&json) else { return fail() }
-    _ = json.take(",")
-    guard json.offset == line.endIndex else { return fail() }
-    // A file's entries follow each other: they share one copy of its name.
-    if let lastFile, lastFile == entry.file { entry.file = lastFile }
-    lastFile = entry.file
+    let end = line.last == UInt8(ascii: ",") ? line.endIndex - 1 : line.endIndex
+    guard line.starts(with: "    ".utf8), let entry = EntryLine(bytes, (line.startIndex + 4)..<end, after: lastLine) else {
+      isBroken = true
+      return nil
+    }
+    lastLine = entry
     return entry
   }
 
-  /// The file of the last entry read.
-  private var lastFile: String?
+  /// The last line that ``nextEntryLine()`` read.
+  private var lastLine: EntryLine?
 
   /// The files that could not run, after the last entry; `nil` when the text is broken.
   mutating func fileErrors() -> [String]? {
-    while case .entries = stage, !isBroken, nextEntry() != nil {}
+    while case .entries = stage, !isBroken, nextEntryLine() != nil {}
     guard !isBroken, case .fileErrors(let isListed) = stage else { return nil }
     var files: [String] = []
     if isListed {
@@ -133,11 +245,6 @@ struct RecordLineReader {
     }
     stage = .done
     return files
-  }
-
-  private mutating func fail() -> LastRunRecord.Entry? {
-    isBroken = true
-    return nil
   }
 
   /// The line that opens the list of files that could not run.
@@ -171,7 +278,7 @@ struct RecordLineReader {
   /// feed breaks the record (every line the record writes ends with one).
   private mutating func nextLine() -> ArraySlice<UInt8>? {
     while true {
-      if let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) {
+      if let end = bytes.lineFeed(from: position) {
         let line = bytes[position..<end]
         position = end + 1
         return line

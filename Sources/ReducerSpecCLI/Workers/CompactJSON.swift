@@ -7,6 +7,36 @@ import SpecYAML
 // JSONDecoder spend some 50,000 instructions on each scenario of a file's plan, which made
 // the command's share of a run as large as a fifth of a worker's.
 
+/// Whether one of the eight bytes in `word` is a quote, a backslash or a control character
+/// (below 0x20), which a JSON string escapes: the bit tricks of "Bit Twiddling Hacks" (a zero
+/// byte, a byte less than n), exact when they answer `false`.
+@inline(__always)
+private func mayNeedEscape(_ word: UInt64) -> Bool {
+  let ones: UInt64 = 0x0101_0101_0101_0101
+  let highs: UInt64 = 0x8080_8080_8080_8080
+  let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+  let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+  let found = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
+  return found & highs != 0
+}
+
+/// Where the first byte from `start` on that a JSON string escapes (see ``mayNeedEscape(_:)``)
+/// is; `buffer.count` when there is none.
+private func firstByteNeedingEscape(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  var index = start
+  if let base = buffer.baseAddress {
+    while index + 8 <= buffer.count, !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+      index += 8
+    }
+  }
+  while index < buffer.count {
+    let byte = buffer[index]
+    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+    index += 1
+  }
+  return index
+}
+
 /// Bytes of JSON, written by hand.
 struct JSONWriter {
   private(set) var bytes: [UInt8] = []
@@ -18,6 +48,18 @@ struct JSONWriter {
   mutating func literal(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
 
   mutating func byte(_ byte: UInt8) { bytes.append(byte) }
+
+  /// Writes `value` as an 8-byte little-endian integer over the bytes at `offset` (part of a
+  /// binary header that a writer left room for).
+  mutating func overwrite(at offset: Int, with value: Int) {
+    precondition(offset >= 0 && offset + 8 <= bytes.count, "a header outside the bytes written")
+    withUnsafeBytes(of: Int64(value).littleEndian) { value in
+      bytes.withUnsafeMutableBytes { ($0.baseAddress! + offset).copyMemory(from: value.baseAddress!, byteCount: 8) }
+    }
+  }
+
+  /// Bytes that are JSON already, as they are.
+  mutating func verbatim(_ json: ArraySlice<UInt8>) { bytes.append(contentsOf: json) }
 
   /// Its digits, written in place: `String(value)` costs an allocation.
   mutating func int(_ value: Int) {
@@ -47,11 +89,14 @@ struct JSONWriter {
   /// need not be valid UTF-8: ``JSONCursor/stringBytes()`` reads them back unchanged.
   mutating func string(utf8 text: some Collection<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
-    func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
     // In place when the bytes are contiguous (a native string's are): a byte at a time
     // through the collection costs several times as much.
-    if !(text.withContiguousStorageIfAvailable { $0.contains(where: needsEscape) } ?? text.contains(where: needsEscape)) {
-      bytes.append(contentsOf: text)
+    let isPlain = text.withContiguousStorageIfAvailable { buffer in
+      guard firstByteNeedingEscape(in: buffer, from: 0) == buffer.count else { return false }
+      bytes.append(contentsOf: buffer)
+      return true
+    }
+    if isPlain == true {
       bytes.append(UInt8(ascii: "\""))
       return
     }
@@ -216,6 +261,11 @@ struct JSONCursor {
     scanString(plain: { String(decoding: $0, as: UTF8.self) }, escaped: { String(decoding: $0, as: UTF8.self) })
   }
 
+  /// Passes over a string, checking it as ``string()`` would, without making it.
+  mutating func skipString() -> Bool {
+    scanString(plain: { _ in true }, escaped: { _ in true }) ?? false
+  }
+
   /// A string's bytes as they were written, valid UTF-8 or not (``JSONWriter/string(utf8:)``).
   mutating func stringBytes() -> [UInt8]? {
     scanString(plain: { Array($0) }, escaped: { $0 })
@@ -228,18 +278,11 @@ struct JSONCursor {
   ) -> Result? {
     guard take("\"") else { return nil }
     let start = position
-    // The plain run in place, without a bounds check at each byte (names and paths are long).
-    let plainEnd = bytes.withUnsafeBufferPointer { buffer -> Int? in
-      var index = start
-      while index < buffer.count {
-        let byte = buffer[index]
-        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-        guard byte >= 0x20 else { return nil }
-        index += 1
-      }
-      return index
-    }
-    guard let plainEnd else { return nil }
+    // The plain run in place, without a bounds check at each byte (names and paths are
+    // long), eight bytes at a time while none of them ends it.
+    let plainEnd = bytes.withUnsafeBufferPointer { firstByteNeedingEscape(in: $0, from: start) }
+    // A control character ends no string: it is not JSON.
+    guard plainEnd == bytes.count || bytes[plainEnd] >= 0x20 else { return nil }
     position = plainEnd
     guard position < bytes.count else { return nil }
     if bytes[position] == UInt8(ascii: "\"") {

@@ -131,17 +131,9 @@ struct LineBuffer {
     pending.append(contentsOf: bytes)
     var lines: [[UInt8]] = []
     var start = 0
-    // memchr: a worker's answers come many at a time, and a byte-by-byte search cost the
-    // command more than reading them.
-    pending.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      while start < buffer.count,
-        let found = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start)
-      {
-        let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        lines.append(Array(buffer[start..<end]))
-        start = end + 1
-      }
+    while let end = pending.lineFeed(from: start) {
+      lines.append(Array(pending[start..<end]))
+      start = end + 1
     }
     pending.removeFirst(start)
     return lines
@@ -149,4 +141,18 @@ struct LineBuffer {
 
   /// What arrived after the last line break.
   var remainder: [UInt8] { pending }
+}
+
+extension [UInt8] {
+  /// Where the first line feed at or after `start` is; `nil` when there is none. With
+  /// memchr: a worker's answers come many at a time, and a byte-by-byte search cost the
+  /// command more than reading them.
+  func lineFeed(from start: Int) -> Int? {
+    withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress, start < buffer.count,
+        let found = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start)
+      else { return nil }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+  }
 }

@@ -111,6 +111,7 @@ package final class SpoolFile {
 
   package struct SpoolError: Error, CustomStringConvertible {
     package var reason: String
+    package init(reason: String) { self.reason = reason }
     package var description: String { "cannot read back a temporary file: \(reason)" }
   }
 }
