@@ -484,12 +484,15 @@ final class RecordingReporter: RunReporter {
     var writes: [String] = []
     let buffer = OutputBuffer { writes.append($0) }
     buffer.append("a\n")
-    buffer.append("b\n")
+    buffer.appendLine("b")
     #expect(writes == [])
     buffer.flush()
     buffer.flush()  // Nothing more to write: no empty write.
     #expect(writes == ["a\nb\n"])
     buffer.append(String(repeating: "x", count: 1 << 16))  // A large burst goes out at once.
     #expect(writes.count == 2)
+    buffer.appendLine(String(repeating: "y", count: 1 << 16))
+    #expect(writes.count == 3)
+    #expect(writes.last == String(repeating: "y", count: 1 << 16) + "\n")
   }
 }

@@ -16,6 +16,7 @@ import Testing
     var generator = SystemRandomNumberGenerator()
     let halves = (0..<2000).map { (Double($0) + 0.5) / 1000 }
     let random = (0..<2000).map { _ in Double.random(in: 0..<100, using: &generator) }
+      + (0..<500).map { _ in Double.random(in: 0..<1e9, using: &generator) }
     for seconds in halves + random + [0.0005, 1.2345, 2.0015, 0.9995, 999.9995] {
       #expect(formatSeconds(seconds) == String(format: "%.3f", seconds), "\(seconds)")
     }

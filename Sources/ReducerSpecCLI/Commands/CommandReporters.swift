@@ -9,14 +9,13 @@ import SpecYAML
 /// `--github-annotations on`, or `auto` under GitHub Actions.
 ///
 /// - Parameters:
-///   - standardOutput: Where console and JSON reports write (text with its line breaks).
+///   - writeLine: Where console and JSON reports write, a line at a time (without its line break).
 ///   - isTerminal: Whether standard output is a terminal (for `--color auto`).
 @MainActor
 func makeReporters(
   _ settings: RunSettings, environment: [String: String], isTerminal: Bool,
-  standardOutput: @escaping (String) -> Void
+  writeLine: @escaping (String) -> Void
 ) -> [any RunReporter] {
-  let writeLine: (String) -> Void = { standardOutput($0 + "\n") }
   let workingDirectory = FileManager.default.currentDirectoryPath
   var reporters: [any RunReporter] = []
   switch settings.format {

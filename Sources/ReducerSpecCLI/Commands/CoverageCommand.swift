@@ -88,7 +88,7 @@ struct CoverageCommand: Subcommand {
       mode: settings.color, isTerminal: context.isTerminal, environment: context.environment)
     let results = RunResultKeeper()
     var reporters: [any RunReporter] = [
-      ConsoleReporter(color: color, isCheck: false, showsPasses: false) { output.append($0 + "\n") }, results,
+      ConsoleReporter(color: color, isCheck: false, showsPasses: false, sink: output.appendLine), results,
     ]
     if let junit {
       reporters.append(JUnitReporter(path: junit, relativeTo: FileManager.default.currentDirectoryPath))

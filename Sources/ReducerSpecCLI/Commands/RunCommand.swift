@@ -80,7 +80,7 @@ struct RunCommand: Subcommand {
     /// A run with its own reporters (`--watch` makes one for each of its runs).
     func makeRun() -> SpecRun {
       var reporters = makeReporters(
-        settings, environment: context.environment, isTerminal: context.isTerminal, standardOutput: output.append)
+        settings, environment: context.environment, isTerminal: context.isTerminal, writeLine: output.appendLine)
       if settings.writesRecord {
         // Merged into the record as it is when the run ends (for a watch's later runs, the
         // record that the runs before them wrote).

@@ -20,6 +20,14 @@ final class OutputBuffer {
     if pending.utf8.count >= 1 << 16 { flush() }
   }
 
+  /// Appends `line` and a line break (cheaper than appending the line with its break: that
+  /// is another string).
+  func appendLine(_ line: String) {
+    pending += line
+    pending += "\n"
+    if pending.utf8.count >= 1 << 16 { flush() }
+  }
+
   func flush() {
     guard !pending.isEmpty else { return }
     write(pending)
