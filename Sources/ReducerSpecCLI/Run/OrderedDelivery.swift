@@ -25,12 +25,12 @@ struct OrderedDelivery {
   /// The next event of ``events`` to deliver.
   private var nextEvent = 0
   /// Scenarios added and not delivered yet, by index.
-  private var planned: [Int: PlannedScenario] = [:]
+  private var planned = IndexWindow<PlannedScenario>()
   /// How many scenarios were added.
   private(set) var added = 0
   /// How many scenarios were delivered.
   private(set) var delivered = 0
-  private var waiting: [Int: (result: ScenarioResult, output: [UInt8])] = [:]
+  private var waiting = IndexWindow<(result: ScenarioResult, output: [UInt8])>()
   /// The file being delivered: its errors and results so far.
   private var fileErrors: [SpecFileError] = []
   private var fileResults: [ScenarioResult] = []

@@ -2,7 +2,7 @@
 /// comes early waits until every file before it was answered. `check` and `record` hand
 /// over their files' answers so (a run's results have ``OrderedDelivery``).
 struct AnswersInFileOrder<Answer> {
-  private var waiting: [Int: Answer] = [:]
+  private var waiting = IndexWindow<Answer>()
   /// The file whose answer is delivered next.
   private var next = 0
   private let deliver: (_ file: Int, _ answer: Answer) -> Void
@@ -24,7 +24,7 @@ struct AnswersInFileOrder<Answer> {
   /// Delivers the answers still waiting (the run stopped before a file was answered), in
   /// file order.
   mutating func finish() {
-    for index in waiting.keys.sorted() {
+    for index in waiting.indices {
       if let answer = waiting.removeValue(forKey: index) { deliver(index, answer) }
     }
   }

@@ -93,11 +93,11 @@ final class WorkerPool {
   /// Files whose worker died before it read them: they are read first.
   private var rereads: [Int] = []
   /// Files read, waiting for the files before them (selection goes in file order).
-  private var arrived: [Int: (file: LoadedFile, output: [UInt8], reader: Slot?)] = [:]
+  private var arrived = IndexWindow<(file: LoadedFile, output: [UInt8], reader: Slot?)>()
   /// How many files were read and selected from, in file order.
   private var selectedFiles = 0
   /// Every scenario selected so far, in run order: a result's index is its place here.
-  private var scenarios: [Int: PlannedScenario] = [:]
+  private var scenarios = IndexWindow<PlannedScenario>()
   /// How many scenarios were selected: the next one's index.
   private var scenarioCount = 0
   /// Scenarios selected and not yet sent, a batch per file (or part of one).
@@ -219,9 +219,9 @@ final class WorkerPool {
     self.files = files
     nextFile = 0
     rereads = []
-    arrived = [:]
+    arrived = IndexWindow()
     selectedFiles = 0
-    scenarios = [:]
+    scenarios = IndexWindow()
     scenarioCount = 0
     ready = []
     retries = []
@@ -556,7 +556,7 @@ final class WorkerPool {
     retries.sort()
     slot.tasks = []
     for index in ready.indices where ready[index].reader === slot { ready[index].reader = nil }
-    for key in arrived.keys where arrived[key]?.reader === slot { arrived[key]?.reader = nil }
+    for key in arrived.indices where arrived[key]?.reader === slot { arrived[key]?.reader = nil }
     let text = message + Self.quote(output)
     switch task.kind {
     case .read(let file):
