@@ -447,7 +447,7 @@ import Testing
   @Test func withExhaustivityRestoresTheSetting() async {
     let issues = await collectIssues {
       let store = TestStore(initialState: Counter.State()) { Counter() }
-      await store.withExhaustivity(.off) {
+      _ = await store.withExhaustivity(.off) {
         await store.send(.increment)
       }
       #expect(store.exhaustivity == .on)
