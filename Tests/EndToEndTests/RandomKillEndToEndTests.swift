@@ -26,14 +26,15 @@ import TestSupport
       var lastSteps: [String: String] = [:]
     }
 
-    /// Writes 5 files of 8 scenarios each, one of them fast in each file and the others slow,
-    /// of 1 to 4 steps.
+    /// Writes 10 files of 8 scenarios each, one of them fast in each file and the others
+    /// slow, of 1 to 4 steps. (With 5 files, CI's ThreadSanitizer run on a slow VM once
+    /// ended before the test had found its fourth worker to kill.)
     static func generate(in directory: URL, random: inout SplitMix64) throws -> Generated {
       var generated = Generated()
       let specs = directory.appendingPathComponent("specs")
       try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
-      for file in 1...5 {
-        let path = "specs/kill-\(file).yaml"
+      for file in 1...10 {
+        let path = "specs/kill-\(file < 10 ? "0" : "")\(file).yaml"
         var lines = ["feature: Soak", "scenarios:"]
         let fast = Int(random.next() % 8)
         for scenario in 0..<8 {
