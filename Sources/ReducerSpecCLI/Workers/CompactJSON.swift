@@ -62,16 +62,7 @@ struct JSONWriter {
   mutating func verbatim(_ json: ArraySlice<UInt8>) { bytes.append(contentsOf: json) }
 
   /// Its digits, written in place: `String(value)` costs an allocation.
-  mutating func int(_ value: Int) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    let start = bytes.count
-    repeat {
-      bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-      magnitude /= 10
-    } while magnitude > 0
-    bytes[start...].reverse()
-  }
+  mutating func int(_ value: Int) { appendDecimal(value, to: &bytes) }
 
   /// A number that JSONEncoder would write the same way: integral values without a
   /// fraction. `nil` for a value JSON cannot hold (infinite, NaN).

@@ -128,46 +128,6 @@ extension String {
   var firstLine: String { lines.first ?? "" }
 }
 
-/// Seconds with three decimals, `0.012`; negative and non-finite values read as `0.000`.
-func formatSeconds(_ seconds: Double) -> String {
-  var bytes: [UInt8] = []
-  appendSeconds(seconds, to: &bytes)
-  return String(decoding: bytes, as: UTF8.self)
-}
-
-/// Appends what ``formatSeconds(_:)`` makes of `seconds`, without making a string: every
-/// scenario's line has a time.
-func appendSeconds(_ seconds: Double, to bytes: inout [UInt8]) {
-  let value = seconds.isFinite ? max(seconds, 0) : 0
-  // By hand for the common case: `String(format:)` costs some 50,000 instructions a call.
-  let scaled = value * 1000
-  // Near a half millisecond, the product's rounding error could round the other way than
-  // printf, which rounds the exact value.
-  guard value < 1e12, abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 else {
-    bytes.append(contentsOf: String(format: "%.3f", value).utf8)
-    return
-  }
-  let milliseconds = Int(scaled.rounded())
-  // The whole seconds' digits, then the point and three digits of milliseconds.
-  let whole = milliseconds / 1000
-  var place = 1
-  while place <= whole / 10 { place *= 10 }
-  repeat {
-    bytes.append(UInt8(ascii: "0") + UInt8(whole / place % 10))
-    place /= 10
-  } while place > 0
-  let fraction = milliseconds % 1000
-  bytes.append(UInt8(ascii: "."))
-  bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
-  bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
-  bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
-}
-
-/// Seconds rounded to the millisecond, for machine-readable reports.
-func roundedSeconds(_ seconds: Double) -> Double {
-  seconds.isFinite ? (max(seconds, 0) * 1000).rounded() / 1000 : 0
-}
-
 /// `1 file` or `2 files`; the plural is the singular with an `s` unless given.
 package func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
   "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
