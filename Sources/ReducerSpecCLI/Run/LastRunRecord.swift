@@ -71,11 +71,14 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
   /// updated with. The entries wait in a temporary file (``SpoolFile``), as the record's
   /// lines; in memory, only where each file's entries are.
   final class Ran {
-    private let spool = SpoolFile()
+    private let spool: SpoolFile
     /// Where each file's lines are in the spool, by file (named as the record names it).
     private var ranges: [String: [Range<Int>]] = [:]
     /// The files that could not run, named as the record names them.
     private(set) var erroredFiles: Set<String> = []
+
+    /// Gathers into `spool`: a temporary file of its own unless a test gives one.
+    init(spool: SpoolFile = SpoolFile()) { self.spool = spool }
 
     /// Adds a file's results, naming it `name` (see ``LastRunRecord/fileName(_:in:)``).
     func add(_ suite: SuiteResult, name: String) {
