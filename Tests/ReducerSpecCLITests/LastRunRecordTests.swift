@@ -181,10 +181,10 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [".gitignore", "last-run.json"])
   }
 
-  /// The run's entries wait in a temporary file, each after its place and its length: if
-  /// the file changes under the run (nothing in reducer-spec writes to it again), the
-  /// update fails with the spool's message, which the recorder shows as its warning, and
-  /// the record stays as it was.
+  /// The run's entries wait in a temporary file, a line each: if the file changes under
+  /// the run (nothing in reducer-spec writes to it again), the update fails with the
+  /// spool's message, which the recorder shows as its warning, and the record stays as it
+  /// was.
   @Test func entriesThatCannotBeReadBackLeaveTheRecordAsItWas() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -195,25 +195,38 @@ import Testing
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     try #require(descriptor >= 0)
     let ran = LastRunRecord.Ran(spool: SpoolFile(descriptor: descriptor))
-    // More than the spool keeps in memory: the first entry is in the file.
     ran.add(
       SuiteResult(
         file: "specs/large.yaml",
         scenarios: (0..<3000).map { result("specs/large.yaml", $0, "Scenario \($0) of a large file", .passed) }),
       name: "specs/large.yaml")
+    // Reading them back puts them all in the file.
     #expect(try ran.lines(of: "specs/large.yaml").count == 3000)
-    // The first entry's length (after its index and its row) now runs past the file's end.
-    var length = Int64(1 << 40).littleEndian
-    #expect(pwrite(descriptor, &length, 8, 16) == 8)
-    for attempt in [{ _ = try ran.lines(of: "specs/large.yaml") }, { try LastRunRecord.write(merging: ran, into: path) }] {
-      #expect {
-        try attempt()
-      } throws: { error in
-        "\(error)" == "cannot read back a temporary file: it ended early"
-      }
+    let end = lseek(descriptor, 0, SEEK_END)
+    func overwrite(at offset: off_t, with byte: Character) {
+      var byte = byte.asciiValue!
+      #expect(pwrite(descriptor, &byte, 1, offset) == 1)
     }
-    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == record.encoded())
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix("spool-") }.sorted() == [".gitignore", "last-run.json"])
+    // The last line without its line feed, then the first line's `{` changed.
+    let changes: [(offset: off_t, byte: Character, was: Character, reason: String)] = [
+      (end - 1, " ", "\n", "it ended early"), (0, "[", "{", "it holds other text than was written to it"),
+    ]
+    for change in changes {
+      overwrite(at: change.offset, with: change.byte)
+      defer { overwrite(at: change.offset, with: change.was) }
+      for attempt in [{ _ = try ran.lines(of: "specs/large.yaml") }, { try LastRunRecord.write(merging: ran, into: path) }] {
+        #expect {
+          try attempt()
+        } throws: { error in
+          "\(error)" == "cannot read back a temporary file: \(change.reason)"
+        }
+      }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == record.encoded())
+    }
+    #expect(try ran.lines(of: "specs/large.yaml").count == 3000)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix("spool-") }.sorted()
+        == [".gitignore", "last-run.json"])
   }
 
   /// The recorder keeps the record's lines that do not change as they are, and makes the

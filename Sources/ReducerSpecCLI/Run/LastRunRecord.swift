@@ -83,22 +83,15 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     /// Adds a file's results, naming it `name` (see ``LastRunRecord/fileName(_:in:)``).
     func add(_ suite: SuiteResult, name: String) {
       if !suite.scenarios.isEmpty {
-        // Each entry's place (its index and its row, or -1) and its line's length, then
-        // its line: the place is not read back from the line.
+        // Each entry's line as the record writes it, and a line feed (which a line never
+        // holds: its strings escape control characters).
         var fileStart = JSONWriter()
         Entry.writeStart(file: name, to: &fileStart)
-        let room = [UInt8](repeating: 0, count: 24)
         var json = JSONWriter()
         for scenario in suite.scenarios {
-          let entry = Entry(scenario)
-          let header = json.bytes.count
-          json.verbatim(room[...])
           json.verbatim(fileStart.bytes[...])
-          entry.writeRest(to: &json)
-          let length = json.bytes.count - header - 24
-          json.overwrite(at: header, with: entry.scenario)
-          json.overwrite(at: header + 8, with: entry.row ?? -1)
-          json.overwrite(at: header + 16, with: length)
+          Entry(scenario).writeRest(to: &json)
+          json.byte(UInt8(ascii: "\n"))
         }
         let start = spool.count
         spool.append(bytes: json.bytes)
@@ -118,18 +111,13 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
       for range in ranges[file] ?? [] {
         let bytes = try spool.read(range)
         var position = 0
-        func int() -> Int {
-          defer { position += 8 }
-          return Int(Int64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: position, as: Int64.self) }))
-        }
         while position < bytes.count {
-          guard bytes.count - position >= 24 else { throw SpoolFile.SpoolError(reason: "it ended early") }
-          let scenario = int()
-          let row = int()
-          let length = int()
-          guard (0...(bytes.count - position)).contains(length) else { throw SpoolFile.SpoolError(reason: "it ended early") }
-          lines.append(EntryLine(file: file, scenario: scenario, row: row < 0 ? nil : row, bytes, position..<position + length))
-          position += length
+          guard let end = bytes.lineFeed(from: position) else { throw SpoolFile.SpoolError(reason: "it ended early") }
+          guard let line = EntryLine(file: file, bytes, position..<end) else {
+            throw SpoolFile.SpoolError(reason: "it holds other text than was written to it")
+          }
+          lines.append(line)
+          position = end + 1
         }
       }
       return lines

@@ -32,24 +32,10 @@ extension LastRunRecord.Entry {
     json.literal("}")
   }
 
-  /// Reads what ``write(to:)`` writes; `nil` for anything else.
-  static func read(_ json: inout JSONCursor) -> Self? {
-    guard json.take("{\"file\": "), let file = json.string(), json.take(", \"scenario\": "), let scenario = json.int()
-    else { return nil }
-    var row: Int?
-    if json.take(", \"row\": ") {
-      guard let value = json.int() else { return nil }
-      row = value
-    }
-    guard json.take(", \"name\": "), let name = json.string(), json.take(", \"outcome\": "),
-      let outcome = outcome(&json), json.take("}")
-    else { return nil }
-    return Self(file: file, scenario: scenario, row: row, name: name, outcome: outcome)
-  }
-
-  /// Reads what ``write(to:)`` writes as far as a merge needs (``EntryLine``): where the
-  /// file's string is, and the place; the name and outcome are checked, not made.
-  fileprivate static func readPlace(_ json: inout JSONCursor) -> (file: Range<Int>, scenario: Int, row: Int?)? {
+  /// Where the parts of a line that ``write(to:)`` wrote are; `nil` for any other text.
+  /// The strings are given as ranges, quotes included, checked and not made: a merge makes
+  /// the file's string once for all its lines, and the name only for an entry it rewrites.
+  fileprivate static func readParts(_ json: inout JSONCursor) -> Parts? {
     guard json.take("{\"file\": ") else { return nil }
     let fileStart = json.offset
     guard json.skipString() else { return nil }
@@ -60,10 +46,21 @@ extension LastRunRecord.Entry {
       guard let value = json.int() else { return nil }
       row = value
     }
-    guard json.take(", \"name\": "), json.skipString(), json.take(", \"outcome\": "), outcome(&json) != nil,
-      json.take("}")
-    else { return nil }
-    return (file, scenario, row)
+    guard json.take(", \"name\": ") else { return nil }
+    let nameStart = json.offset
+    guard json.skipString() else { return nil }
+    let name = nameStart..<json.offset
+    guard json.take(", \"outcome\": "), let outcome = outcome(&json), json.take("}") else { return nil }
+    return Parts(file: file, scenario: scenario, row: row, name: name, outcome: outcome)
+  }
+
+  /// An entry's line, its strings as where they are (see ``readParts(_:)``).
+  fileprivate struct Parts {
+    var file: Range<Int>
+    var scenario: Int
+    var row: Int?
+    var name: Range<Int>
+    var outcome: ScenarioResult.Outcome
   }
 
   /// An outcome as ``write(to:)`` writes it, matched without making a string.
@@ -83,58 +80,54 @@ extension LastRunRecord.Entry {
 struct EntryLine {
   /// The file, as the entry names it.
   var file: String
-  var scenario: Int
-  var row: Int?
+  var scenario: Int { parts.scenario }
+  var row: Int? { parts.row }
   /// The text the line is in, and where in it.
   private let buffer: [UInt8]
   private let range: Range<Int>
-  private let fileRange: Range<Int>
+  private let parts: LastRunRecord.Entry.Parts
 
   /// The line in `buffer[range]`, checked to be an entry as written; `nil` for anything
   /// else. `previous` is the line read before it (from the same text or not): a line of the
   /// same file shares its file's string, made once.
   init?(_ buffer: [UInt8], _ range: Range<Int>, after previous: EntryLine?) {
     var json = JSONCursor(buffer, from: range.lowerBound)
-    guard let place = LastRunRecord.Entry.readPlace(&json), json.offset == range.upperBound else { return nil }
-    if let previous, previous.fileBytes.elementsEqual(buffer[place.file]) {
+    guard let parts = LastRunRecord.Entry.readParts(&json), json.offset == range.upperBound else { return nil }
+    if let previous, previous.fileBytes.elementsEqual(buffer[parts.file]) {
       file = previous.file
     } else {
-      var fileJSON = JSONCursor(buffer, from: place.file.lowerBound)
+      var fileJSON = JSONCursor(buffer, from: parts.file.lowerBound)
       guard let file = fileJSON.string() else { return nil }
       self.file = file
     }
-    scenario = place.scenario
-    row = place.row
     self.buffer = buffer
     self.range = range
-    fileRange = place.file
+    self.parts = parts
   }
 
   /// A line that ``LastRunRecord/Entry/write(to:)`` wrote in `buffer[range]`, for an
-  /// entry of this file and place.
-  init(file: String, scenario: Int, row: Int?, _ buffer: [UInt8], _ range: Range<Int>) {
+  /// entry of `file`: the run's own, read back from where it waited.
+  init?(file: String, _ buffer: [UInt8], _ range: Range<Int>) {
+    var json = JSONCursor(buffer, from: range.lowerBound)
+    guard let parts = LastRunRecord.Entry.readParts(&json), json.offset == range.upperBound else { return nil }
     self.file = file
-    self.scenario = scenario
-    self.row = row
     self.buffer = buffer
     self.range = range
-    // After `{"file": `.
-    var json = JSONCursor(buffer, from: range.lowerBound + 9)
-    _ = json.skipString()
-    fileRange = (range.lowerBound + 9)..<json.offset
+    self.parts = parts
   }
 
   /// The line's bytes.
   var bytes: ArraySlice<UInt8> { buffer[range] }
 
   /// The file's string as written, quotes included.
-  private var fileBytes: ArraySlice<UInt8> { buffer[fileRange] }
+  private var fileBytes: ArraySlice<UInt8> { buffer[parts.file] }
 
-  /// The whole entry.
+  /// The whole entry; its file is the line's ``file``, shared.
   var entry: LastRunRecord.Entry {
-    var json = JSONCursor(buffer, from: range.lowerBound)
-    // The line was read as an entry when it was made.
-    return LastRunRecord.Entry.read(&json)!
+    var json = JSONCursor(buffer, from: parts.name.lowerBound)
+    // The name's string was checked when the line was read.
+    let name = json.string()!
+    return LastRunRecord.Entry(file: file, scenario: parts.scenario, row: parts.row, name: name, outcome: parts.outcome)
   }
 
   /// Whether it comes after `other` in the record's order, or at the same place (same file).
@@ -191,11 +184,8 @@ struct RecordLineReader {
 
   /// The next entry; `nil` after the last one (or when the text is broken).
   mutating func nextEntry() -> LastRunRecord.Entry? {
-    guard let line = nextEntryLine() else { return nil }
     // A file's entries follow each other: they share one copy of its name.
-    var entry = line.entry
-    entry.file = line.file
-    return entry
+    nextEntryLine()?.entry
   }
 
   /// The next entry's line (see ``EntryLine``); `nil` after the last one (or when the text

@@ -49,15 +49,6 @@ struct JSONWriter {
 
   mutating func byte(_ byte: UInt8) { bytes.append(byte) }
 
-  /// Writes `value` as an 8-byte little-endian integer over the bytes at `offset` (part of a
-  /// binary header that a writer left room for).
-  mutating func overwrite(at offset: Int, with value: Int) {
-    precondition(offset >= 0 && offset + 8 <= bytes.count, "a header outside the bytes written")
-    withUnsafeBytes(of: Int64(value).littleEndian) { value in
-      bytes.withUnsafeMutableBytes { ($0.baseAddress! + offset).copyMemory(from: value.baseAddress!, byteCount: 8) }
-    }
-  }
-
   /// Bytes that are JSON already, as they are.
   mutating func verbatim(_ json: ArraySlice<UInt8>) { bytes.append(contentsOf: json) }
 
