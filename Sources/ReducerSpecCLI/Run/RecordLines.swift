@@ -74,9 +74,10 @@ extension LastRunRecord.Entry {
 }
 
 /// An entry's line as the record writes it (``LastRunRecord/Entry/write(to:)``, without
-/// the indentation and comma around it), read only as far as merging a run into the record
-/// needs: its file, its place in the file, and its bytes, which an unchanged entry keeps.
-/// Making the whole ``LastRunRecord/Entry`` (two strings) cost most of a record's update.
+/// the indentation and comma around it), checked whole but made only as far as merging a
+/// run into the record needs: its file, its place in the file, and its bytes, which an
+/// unchanged entry keeps. The name's string is made only for ``entry``: making every whole
+/// ``LastRunRecord/Entry`` (two strings) cost most of a record's update.
 struct EntryLine {
   /// The file, as the entry names it.
   var file: String
