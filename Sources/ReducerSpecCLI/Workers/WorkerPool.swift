@@ -817,6 +817,12 @@ final class WorkerPool {
     var sent: UInt32 = 0
     /// How long a request took lately, on average (a moving average of eight), in seconds:
     /// `Duration`'s arithmetic goes through 128-bit integers, at every answer.
+    ///
+    /// It runs low on purpose. Answers read together after a nap count as one long request
+    /// and several short ones, so the naps stay short. An average that shared the time
+    /// among them fairly made naps long enough for `--jobs 1`'s one worker to run out of
+    /// work (Benchmarks/README.md, "The run record's lines read by one parser, and where a
+    /// second worker's speed-up stops").
     var averageTask = 0.0
     var lines = LineBuffer()
     /// What the worker wrote to standard error since its last answer.
