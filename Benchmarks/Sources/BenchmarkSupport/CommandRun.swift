@@ -39,6 +39,38 @@ public struct CommandRun {
   public static func measure(
     _ arguments: [String], output: String, directory: String? = nil, sampling milliseconds: Int? = nil
   ) -> CommandRun? {
+    guard let (pid, start) = spawn(arguments, output: output, directory: directory) else { return nil }
+    return finish(pid, startedAt: start, output: output, sampling: milliseconds)
+  }
+
+  /// Runs several commands at once, each as ``measure(_:output:directory:sampling:)`` runs
+  /// one, with its own output file, and waits for all of them. Each run's `seconds` counts
+  /// from just before the first was started until it ended: the longest is the wall time
+  /// of the lot.
+  public static func measureTogether(_ commands: [(arguments: [String], output: String)], directory: String? = nil)
+    -> [CommandRun]?
+  {
+    var start: UInt64?
+    var pids: [pid_t] = []
+    for command in commands {
+      guard let (pid, started) = spawn(command.arguments, output: command.output, directory: directory) else {
+        for pid in pids {
+          kill(pid, SIGKILL)
+          var status: Int32 = 0
+          _ = waitpid(pid, &status, 0)
+        }
+        return nil
+      }
+      start = start ?? started
+      pids.append(pid)
+    }
+    return zip(pids, commands).map { finish($0, startedAt: start!, output: $1.output, sampling: nil) }
+  }
+
+  /// Starts `arguments` in `directory` (or here), its standard output to the file `output`,
+  /// its standard error to /dev/null, with `NO_COLOR=1`; returns its process id and the
+  /// uptime, in nanoseconds, just before it was started.
+  private static func spawn(_ arguments: [String], output: String, directory: String?) -> (pid_t, UInt64)? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -55,8 +87,14 @@ public struct CommandRun {
     let start = DispatchTime.now().uptimeNanoseconds
     let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
     if directory != nil { _ = FileManager.default.changeCurrentDirectoryPath(here) }
-    guard spawned == 0 else { return nil }
+    return spawned == 0 ? (pid, start) : nil
+  }
 
+  /// Waits for `pid` (sampling its memory as ``measure(_:output:directory:sampling:)`` says)
+  /// and measures it from `start` (an uptime in nanoseconds).
+  private static func finish(_ pid: pid_t, startedAt start: UInt64, output: String, sampling milliseconds: Int?)
+    -> CommandRun
+  {
     var status: Int32 = 0
     var usage = rusage()
     var commandPeak: Int?

@@ -25,6 +25,7 @@ struct Options {
   var skipYams = false
   var skipCheck = false
   var skipFirstResult = false
+  var skipHalves = false
   /// `--yams-child DIR`: only decode DIR's files with Yams and print the figures (the Yams
   /// row runs in a process of its own, so that Yams' heap does not slow the scan).
   var yamsChild: String?
@@ -52,13 +53,14 @@ struct Options {
       case "--skip-yams": skipYams = true
       case "--skip-check": skipCheck = true
       case "--skip-first-result": skipFirstResult = true
+      case "--skip-halves": skipHalves = true
       case "--yams-child": yamsChild = value()
       case "-h", "--help":
         print(
           """
           runner-benchmark [--binary PATH] [--files N] [--scenarios N] [--steps N] [--repeat N]
                            [--version-runs N] [--corpus DIR] [--skip-check] [--skip-yams]
-                           [--skip-first-result]
+                           [--skip-first-result] [--skip-halves]
 
           Times `reducer-spec` on a corpus of Counter spec files against libyaml's raw event
           scan of the same files, rows interleaved round by round:
@@ -71,6 +73,8 @@ struct Options {
             (h) `reducer-spec --jobs 2`, stdout a pipe: from just before posix_spawn until the
                 first scenario result (a line with "✓") is read from the pipe; (h2) the same
                 with `--no-record` (no run record read or written)
+            (i) `reducer-spec check --jobs 1` on each half of the corpus, one half after the
+                other, then both halves at once: what a second process gains on this machine
 
             --binary PATH        the command to time (../.build/release/reducer-spec)
             --corpus DIR         use DIR's *.yaml files if DIR exists, else generate them there
@@ -83,6 +87,7 @@ struct Options {
             --skip-check         leave out rows (e) and (f)
             --skip-yams          leave out row (g) (a second or two a round)
             --skip-first-result  leave out rows (h) and (h2)
+            --skip-halves        leave out row (i)
 
           The commands run in a temporary directory of their own, where the runs write (and,
           after a warm-up run before round 1, read) the run record .reducer-spec/last-run.json,
@@ -202,6 +207,24 @@ var checks2: [CommandRun] = []
 var yams: [Double] = []
 var firstResults: [FirstOutputRun] = []
 var firstResultsNoRecord: [FirstOutputRun] = []
+/// Row (i): both halves checked one after the other (the sum of the two runs), and at once
+/// (the later of the two to end).
+var halvesInTurn: [Double] = []
+var halvesAtOnce: [Double] = []
+let runsHalves = !options.skipHalves
+let halves = [Array(paths[..<(paths.count / 2)]), Array(paths[(paths.count / 2)...])]
+let halfOutputs = [output + ".first-half", output + ".second-half"]
+/// Fails unless a `check` of `files` files (and `scenarios` scenarios, when given) exited 0
+/// with its summary line, "Checked 1000 files, 5000 scenarios: no problems.".
+func expectChecked(_ sample: CommandRun, files: Int, scenarios: Int? = nil, name: String, output: String) {
+  let line = sample.lastLine
+  guard sample.status == 0, line.hasPrefix("Checked \(files) file"), line.hasSuffix("no problems."),
+    scenarios.map({ line.contains(" \($0) scenario") }) ?? true
+  else {
+    let counted = scenarios.map { "\($0) scenarios" } ?? "…"
+    fail("\(name) exited \(sample.status) with \"\(line)\", expected \"Checked \(files) files, \(counted): no problems.\" (see \(output))")
+  }
+}
 for round in 1...options.repeats {
   let start = DispatchTime.now().uptimeNanoseconds
   let events = texts.reduce(0) { $0 + scanEvents($1) }
@@ -223,15 +246,7 @@ for round in 1...options.repeats {
   if runsCheck {
     for jobs in [1, 2] {
       let sample = measure([binary, "check", "--jobs", "\(jobs)", "--color", "never", corpus], output: output)
-      // "Checked 1000 files, 5000 scenarios: no problems."
-      let line = sample.lastLine
-      guard sample.status == 0, line.hasPrefix("Checked \(paths.count) file"),
-        line.contains(" \(scenarioCount) scenario"), line.hasSuffix("no problems.")
-      else {
-        fail(
-          "check --jobs \(jobs) exited \(sample.status) with \"\(line)\", expected "
-            + "\"Checked \(paths.count) files, \(scenarioCount) scenarios: no problems.\" (see \(output))")
-      }
+      expectChecked(sample, files: paths.count, scenarios: scenarioCount, name: "check --jobs \(jobs)", output: output)
       if jobs == 1 { checks1.append(sample) } else { checks2.append(sample) }
     }
     more.append(
@@ -261,6 +276,27 @@ for round in 1...options.repeats {
             + "whole run \(milliseconds(sample.seconds)))")
       }
     }
+  }
+  if runsHalves {
+    // (i): the same work as one `check --jobs 1` of the corpus, in two processes that share
+    // nothing, first one after the other and then at once.
+    let commands = zip(halves, halfOutputs).map { ([binary, "check", "--jobs", "1", "--color", "never"] + $0, $1) }
+    var inTurn = 0.0
+    for (index, command) in commands.enumerated() {
+      let sample = measure(command.0, output: command.1)
+      expectChecked(sample, files: halves[index].count, name: "check of half \(index + 1)", output: command.1)
+      inTurn += sample.seconds
+    }
+    guard let together = CommandRun.measureTogether(commands.map { (arguments: $0.0, output: $0.1) }, directory: workDirectory)
+    else { fail("cannot start \(binary)") }
+    for (index, sample) in together.enumerated() {
+      expectChecked(sample, files: halves[index].count, name: "check of half \(index + 1), at once", output: halfOutputs[index])
+    }
+    let atOnce = together.map(\.seconds).max()!
+    halvesInTurn.append(inTurn)
+    halvesAtOnce.append(atOnce)
+    more.append(
+      "halves in turn \(milliseconds(inTurn)), at once \(milliseconds(atOnce)) (\(String(format: "%.2fx", inTurn / atOnce)))")
   }
   if runsYams {
     let sample = measure([selfPath, "--yams-child", corpus], output: output)
@@ -304,6 +340,8 @@ row("(f) `reducer-spec check --jobs 2`", checks2.map(\.seconds))
 row("(g) Yams' `YAMLDecoder`, every file into Codable structs", yams)
 row("(h) `reducer-spec --jobs 2`: its first scenario result on a pipe", firstResults.compactMap(\.markerSeconds))
 row("(h2) the same with `--no-record`", firstResultsNoRecord.compactMap(\.markerSeconds))
+row("(i) `check --jobs 1` of each half of the corpus, one after the other", halvesInTurn)
+row("(i) the same, both halves at once", halvesAtOnce)
 
 // Each round's rows run one after another, so a round's own ratios see the same machine:
 // on a VM whose speed drifts, their median is the steadier figure. A target is met or not by
@@ -342,6 +380,10 @@ ratio(
   "(e) / (f): speed-up of check's second process", checks1.map(\.seconds), checks2.map(\.seconds), digits: 2,
   target: "", .none)
 ratio("(g) / (e): Yams over `check --jobs 1`", yams, checks1.map(\.seconds), digits: 1, target: "at least 15x", .atLeast(15))
+ratio("(g) / (f): Yams over `check --jobs 2`", yams, checks2.map(\.seconds), digits: 1, target: "", .none)
+ratio(
+  "(i): two halves in turn over at once, what a second process gains here", halvesInTurn, halvesAtOnce, digits: 2,
+  target: "", .none)
 print("| (d) `--version` | \(milliseconds(version.best)) | \(milliseconds(version.median)) | | | | under 15 ms | \(Goal.below(0.015).met(version.median)) |")
 if !firstResults.isEmpty {
   let first = summary(firstResults.compactMap(\.markerSeconds))
@@ -375,5 +417,6 @@ if runsCheck {
       Double(checks2.map(\.peakBytes).max()!) / 1e6))
 }
 try? FileManager.default.removeItem(atPath: output)
+for path in halfOutputs { try? FileManager.default.removeItem(atPath: path) }
 try? FileManager.default.removeItem(atPath: workDirectory!)
 if options.directory == nil { try? FileManager.default.removeItem(atPath: corpus) }
