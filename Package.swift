@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Set by Fuzz/run for the libFuzzer build of `reducer-spec-fuzz` (Fuzz/README.md).
@@ -22,8 +22,14 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
-    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
-    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+    // Without the FoundationNetworking trait (and, for Dependencies, without CombineSchedulers,
+    // whose OpenCombine imports FoundationNetworking too): FoundationNetworking links libcurl
+    // and some 30 libraries of its own, which every process of the command, each worker
+    // included, would load and relocate at start, for `\.urlSession` and URLRequest's dumps,
+    // which nothing here uses. A package that wants them depends on these packages itself,
+    // with their default traits (docs/architecture.md, "What the executable links").
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3", traits: []),
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Clocks", "Foundation"]),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),

@@ -48,6 +48,27 @@ import Testing
     }
   }
 
+  #if os(Linux)
+    /// Every process of the command, each worker included, loads what the executable links
+    /// before it does anything. FoundationNetworking would bring libcurl and some 30 libraries
+    /// of its own, half of a process's start (Package.swift builds swift-dependencies and
+    /// swift-custom-dump without the traits that import it), and FoundationXML libxml2
+    /// (`doc --results` reads JUnit files with a scanner of its own).
+    @Test func theCommandLinksNeitherFoundationNetworkingNorFoundationXML() async throws {
+      let executable = BuiltCommand.productsDirectory.appendingPathComponent("reducer-spec")
+      let run = try await BuiltCommand.run([executable.path], executable: URL(fileURLWithPath: "/usr/bin/ldd"))
+      try #require(run.status == 0, "ldd \(executable.path) exited \(run.status): \(run.stderr)")
+      // "\tlibFoundation.so => /opt/…/libFoundation.so (0x…)": the name before the arrow.
+      let libraries = Set(run.stdout.split(separator: "\n").compactMap { line in
+        line.split(whereSeparator: \.isWhitespace).first.map { String($0) }
+      })
+      #expect(libraries.contains("libFoundation.so"), "ldd listed no Foundation: \(run.stdout)")
+      for name in ["libFoundationNetworking.so", "libcurl.so.4", "libFoundationXML.so", "libxml2.so.2"] {
+        #expect(!libraries.contains(name), "reducer-spec links \(name):\n\(run.stdout)")
+      }
+    }
+  #endif
+
   /// The checks above are not vacuous: a file that imports a module it may not is found.
   @Test func aForbiddenImportIsFound() {
     let text = "import Foundation\n@testable import ArgumentParser\n  // import Nothing\n#if canImport(Glibc)\n  internal import CYAML\n#endif\n"
