@@ -74,6 +74,7 @@ public struct Mark: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The 0-based byte offset in the file.
   public var offset: Int { Int(_offset) }
 
+  @inlinable @inline(__always)
   public init(line: Int, column: Int, offset: Int = 0) {
     _line = UInt32(clamping: line)
     _column = UInt32(clamping: column)

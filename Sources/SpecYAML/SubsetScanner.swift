@@ -141,13 +141,17 @@ struct SubsetScanner {
 
   /// libyaml's 0-based column of `offset` on the current line: characters, not bytes.
   @inline(__always) private func column(_ offset: Int) -> Int {
-    isASCII ? offset - lineStart : countedColumn(offset)
+    isASCII ? offset - lineStart : Self.countedColumn(offset, lineStart: lineStart, in: bytes, counted: columns)
   }
 
   /// The column of a line that has characters of several bytes, counted on from the last one
   /// asked for, so that a long line costs one pass (marks come in order, nearly always).
-  private func countedColumn(_ offset: Int) -> Int {
-    let counted = columns
+  ///
+  /// Static, as the other helpers that are not inlined: a method called from a `mutating`
+  /// one gets a copy of the whole scanner (some 300 bytes) to read, at every call.
+  private static func countedColumn(
+    _ offset: Int, lineStart: Int, in bytes: UnsafeBufferPointer<UInt8>, counted: CountedColumn
+  ) -> Int {
     if counted.lineStart != lineStart || offset < counted.offset {
       counted.lineStart = lineStart
       counted.offset = lineStart
@@ -179,13 +183,17 @@ struct SubsetScanner {
     return Mark(line: line + 1, column: column + 1, offset: offset)
   }
 
+  // The helpers below that are not inlined are `mutating` although they change nothing: a
+  // method that is not, called from a `mutating` one, is given a copy of the whole scanner
+  // (some 300 bytes, with the builder) at every call; a `mutating` one is given its address.
+
   /// Where libyaml ends the block collections that are open at the end of the file.
-  private func endOfStream() -> Mark {
+  private mutating func endOfStream() -> Mark {
     column(count) == 0 ? mark(line: line, column: 0, offset: count) : mark(line: line + 1, column: 0, offset: count)
   }
 
   /// Where the next token is, or the end of the file: where libyaml ends block collections.
-  private func nextTokenMark() -> Mark {
+  private mutating func nextTokenMark() -> Mark {
     position < count ? mark(position) : endOfStream()
   }
 
@@ -214,7 +222,7 @@ struct SubsetScanner {
   }
 
   /// `---` or `...` at the start of a line.
-  private func isDocumentMarker() -> Bool {
+  private mutating func isDocumentMarker() -> Bool {
     guard position == lineStart else { return false }
     let first = byte(position)
     guard first == UInt8(ascii: "-") || first == UInt8(ascii: ".") else { return false }
@@ -224,7 +232,7 @@ struct SubsetScanner {
   // MARK: Building
 
   private mutating func startCollection(isMapping: Bool, at start: Mark, anchor: Anchor?) throws {
-    guard builder.frames.count < builder.limits.maxDepth else { throw Declined() }
+    guard builder.depth < builder.limits.maxDepth else { throw Declined() }
     try builder.startCollection(isMapping: isMapping, start: start, tag: .none, anchor: anchor?.name)
   }
 

@@ -274,8 +274,16 @@ struct TapeBuilder {
     var height: Int
   }
 
+  /// The collections open around ``current``, outermost first: the innermost one, which
+  /// every node is added to, is kept out of the array, so that adding a node reads and
+  /// writes a stored frame, not an array's element (with its uniqueness and bounds checks).
   var frames: [Frame] = []
-  /// Parallel to `frames`, but only grown when a frame needs it.
+  /// The innermost open collection, when ``depth`` is over 0.
+  var current = Frame(ref: -1, isMapping: false, hasAnchor: false)
+  /// How many collections are open: ``current`` and the ``frames`` around it.
+  private(set) var depth = 0
+  /// The extras of the open collections, by depth (0 the outermost), only grown when a
+  /// collection needs them.
   var extras: [Extras] = []
   var anchors: [String: Anchored] = [:]
   var expandedByAliases = 0
@@ -403,7 +411,7 @@ struct TapeBuilder {
       let start = mark(event.start_mark)
       let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
       let tagPointer = isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag
-      if frames.count >= limits.maxDepth {
+      if depth >= limits.maxDepth {
         throw error("the nesting is deeper than \(limits.maxDepth) levels", start)
       }
       let tag = tagPointer == nil ? .none : try resolveTag(tagPointer, at: start)
@@ -450,18 +458,22 @@ struct TapeBuilder {
       Tape.Node(
         start: start, end: start, first: Tape.none, count: 0, source: 1, kind: isMapping ? .mapping : .sequence,
         style: .plain, tag: tag))
-    frames.append(Frame(ref: ref, isMapping: isMapping, hasAnchor: anchor != nil))
-    if let anchor { extras[extras(frames.count - 1)].anchor = anchor }
+    if depth > 0 { frames.append(current) }
+    current = Frame(ref: ref, isMapping: isMapping, hasAnchor: anchor != nil)
+    depth += 1
+    if let anchor { extras[extras(depth - 1)].anchor = anchor }
   }
 
   /// The end of the innermost collection.
   mutating func endCollection(end: Mark) throws {
-    let frame = frames.removeLast()
+    let frame = current
+    depth -= 1
+    if depth > 0 { current = frames.removeLast() }
     tape.nodes[frame.ref].end = end
     tape.nodes[frame.ref].count = UInt32(frame.count)
     if frame.hasMerges || frame.hasSeen || frame.hasAnchor {
-      let extra = extras[frames.count]
-      extras[frames.count] = Extras()
+      let extra = extras[depth]
+      extras[depth] = Extras()
       if frame.hasMerges {
         try applyMerges(frame, extra.merges)
       } else if frame.hasSeen {
@@ -485,7 +497,7 @@ struct TapeBuilder {
         "aliases expand the document past \(limits.maxAliasExpansion) nodes; "
           + "an alias may not repeat a large anchor this often", start)
     }
-    if frames.count + anchored.height > limits.maxDepth {
+    if depth + anchored.height > limits.maxDepth {
       throw error("the nesting is deeper than \(limits.maxDepth) levels once `*\(name)` is expanded", start)
     }
     // The alias stands where it is written, with the anchored node's content (its children are shared).
@@ -507,47 +519,45 @@ struct TapeBuilder {
 
   /// Links a finished node into the collection being built, or makes it the root.
   mutating func add(_ ref: Int, size: Int, height: Int) throws {
-    guard !frames.isEmpty else {
+    guard depth > 0 else {
       root = ref
       return
     }
-    // One read and one write of the frame (it is plain data), not one access per field.
-    let top = frames.count - 1
-    var frame = frames[top]
-    defer { frames[top] = frame }
-    tape.link(ref, after: frame.last, in: frame.ref)
-    frame.last = ref
-    frame.size += size
-    if height + 1 > frame.height {
-      frame.height = height + 1
+    tape.link(ref, after: current.last, in: current.ref)
+    current.last = ref
+    current.size += size
+    if height + 1 > current.height {
+      current.height = height + 1
     }
-    guard frame.isMapping else {
-      frame.count += 1
+    guard current.isMapping else {
+      current.count += 1
       return
     }
-    if frame.key >= 0 {
+    if current.key >= 0 {
       // A value.
-      if frame.valueIsMerge {
-        extras[extras(top)].merges.append((frame.count, ref))
-        frame.hasMerges = true
-        frame.valueIsMerge = false
+      if current.valueIsMerge {
+        extras[extras(depth - 1)].merges.append((current.count, ref))
+        current.hasMerges = true
+        current.valueIsMerge = false
       } else {
-        frame.count += 1
+        current.count += 1
       }
-      frame.key = -1
+      current.key = -1
       return
     }
     // A key.
-    frame.key = ref
+    current.key = ref
     let node = tape.nodes[ref]
     guard node.kind == .scalar else {
       throw error("a mapping key must be a scalar, not \(tape.foundDescription(ref))", node.start)
     }
     if isMergeKey(node) {
-      frame.valueIsMerge = true
+      current.valueIsMerge = true
       return
     }
-    try checkDuplicate(ref, node, in: &frame, at: top)
+    if try checkDuplicate(ref, node, in: current, at: depth - 1) {
+      current.hasSeen = true
+    }
   }
 
   /// Makes room for the extras of a frame; returns its depth.
@@ -556,8 +566,9 @@ struct TapeBuilder {
     return depth
   }
 
-  /// Rejects a key that the mapping already has.
-  mutating func checkDuplicate(_ key: Int, _ keyNode: Tape.Node, in frame: inout Frame, at depth: Int) throws {
+  /// Rejects a key that the mapping already has; returns whether the mapping's keys are now
+  /// hashed (its frame's `hasSeen`).
+  mutating func checkDuplicate(_ key: Int, _ keyNode: Tape.Node, in frame: Frame, at depth: Int) throws -> Bool {
     let ordinal = UInt32(frame.count)
     if frame.hasSeen {
       let name = tape.string(key)
@@ -565,31 +576,32 @@ struct TapeBuilder {
         throw duplicate(name, key, first: Int(first.key))
       }
       extras[depth].seen[name] = Tape.Slot(ordinal: ordinal, key: UInt32(key))
-      return
+      return false
     }
     // Compare with the keys so far, skipping merge keys; the lengths first, as most differ.
-    var current = tape.nodes[frame.ref].first
-    while current != Tape.none, Int(current) != key {
-      let candidate = tape.nodes[Int(current)]
+    var entry = tape.nodes[frame.ref].first
+    while entry != Tape.none, Int(entry) != key {
+      let candidate = tape.nodes[Int(entry)]
       if candidate.count == keyNode.count, keysEqual(candidate, keyNode), !isMergeKey(candidate) {
-        throw duplicate(tape.string(key), key, first: Int(current))
+        throw duplicate(tape.string(key), key, first: Int(entry))
       }
-      current = tape.nodes[Int(candidate.next)].next
+      entry = tape.nodes[Int(candidate.next)].next
     }
     if frame.count + 1 > YAMLNode.Mapping.linearLimit, !frame.hasMerges {
       // From here on, a hash of the keys (it becomes the mapping's index).
       var seen = [String: Tape.Slot]()
       var ordinal: UInt32 = 0
-      var current = tape.nodes[frame.ref].first
-      while current != Tape.none {
-        seen[tape.string(Int(current))] = Tape.Slot(ordinal: ordinal, key: current)
+      var entry = tape.nodes[frame.ref].first
+      while entry != Tape.none {
+        seen[tape.string(Int(entry))] = Tape.Slot(ordinal: ordinal, key: entry)
         ordinal += 1
-        if Int(current) == key { break }
-        current = tape.nodes[Int(tape.nodes[Int(current)].next)].next
+        if Int(entry) == key { break }
+        entry = tape.nodes[Int(tape.nodes[Int(entry)].next)].next
       }
       extras[extras(depth)].seen = seen
-      frame.hasSeen = true
+      return true
     }
+    return false
   }
 
   /// A plain, untagged `<<`.

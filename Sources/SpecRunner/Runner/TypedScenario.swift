@@ -77,13 +77,18 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   ) -> BindResult {
     let decoder = YAMLDecoder()
     var errors: [YAMLError] = []
+    func record(_ error: any Error) {
+      if let error = error as? YAMLError {
+        if !errors.contains(error) { errors.append(error) }
+      } else {
+        errors.append(YAMLError("\(error)", at: nil))
+      }
+    }
     func attempt<T>(_ body: () throws -> T) -> T? {
       do {
         return try body()
-      } catch let error as YAMLError {
-        if !errors.contains(error) { errors.append(error) }
       } catch {
-        errors.append(YAMLError("\(error)", at: nil))
+        record(error)
       }
       return nil
     }
@@ -128,19 +133,21 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       // A copy of a value retains one object (its file's shared tape).
       let statePaths = scenario.steps[index].state.flatMap { state in attempt { try memo.paths(of: state) } }
       var assertAssignments: [StateAssignment]?
-      let step: Step?
+      // Each kind appends its step when it binds (and records its errors when not): an
+      // action goes straight into its step, with no `Optional` of the generic action between.
+      let bound = steps.count
       switch scenario.steps[index].kind {
       case .send(let node):
-        if let action = attempt({ try memo.decode(Action.self, from: node, with: decoder) }) {
-          step = .send(action)
-        } else {
-          step = nil
+        do {
+          steps.append(.send(try memo.decode(Action.self, from: node, with: decoder)))
+        } catch {
+          record(error)
         }
       case .receive(let node):
-        if let action = attempt({ try memo.decode(Action.self, from: node, with: decoder) }) {
-          step = .receive(action)
-        } else {
-          step = nil
+        do {
+          steps.append(.receive(try memo.decode(Action.self, from: node, with: decoder)))
+        } catch {
+          record(error)
         }
       case .receiveCase(let path, let node):
         if let caseNames, !caseNames.contains(path[0]) {
@@ -148,9 +155,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
             node.error(
               "unknown case `\(path[0])` for \(typeName(Action.self)) in the case path `.\(path.joined(separator: "."))`"
                 + Suggestion.hint(for: path[0], in: caseNames)))
-          step = nil
         } else {
-          step = .receiveCase(path)
+          steps.append(.receiveCase(path))
         }
       case .advance(let duration):
         if usesImmediateClock {
@@ -159,7 +165,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
               "`advance` moves the test clock, but this scenario uses `clock: immediate`, whose sleeps end at once: "
                 + "remove the step, or use the test clock", source: scenario.steps[index].source, mark: scenario.steps[index].start))
         }
-        step = .advance(duration)
+        steps.append(.advance(duration))
       case .dependencies(let stepEntries):
         for entry in stepEntries {
           if entry.name == BuiltInStubs.clockKey {
@@ -171,20 +177,21 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
             _ = attempt { try check(entry, feature: feature, decoder: decoder) }
           }
         }
-        step = .dependencies(stepEntries.filter { $0.name != BuiltInStubs.clockKey })
+        steps.append(.dependencies(stepEntries.filter { $0.name != BuiltInStubs.clockKey }))
+        stubbed.formUnion(stepEntries.map(\.name))
       case .skipReceivedActions(let strict):
-        step = .skipReceivedActions(strict: strict)
+        steps.append(.skipReceivedActions(strict: strict))
       case .skipInFlightEffects(let strict):
-        step = .skipInFlightEffects(strict: strict)
+        steps.append(.skipInFlightEffects(strict: strict))
       case .finish:
-        step = .finish
+        steps.append(.finish)
       case .finishTask(let name):
-        step = .finishTask(name)
+        steps.append(.finishTask(name))
       case .cancel(let name):
-        step = .cancel(name)
+        steps.append(.cancel(name))
       case .assert(let node):
         assertAssignments = attempt { try memo.assignments(node) }
-        step = assertAssignments == nil ? nil : .assert
+        if assertAssignments != nil { steps.append(.assert) }
       case .emit(let entries):
         var emissions: [Emission] = []
         for entry in entries {
@@ -193,7 +200,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           else { continue }
           emissions.append(Emission(name: entry.name, value: value))
         }
-        step = emissions.count == entries.count ? .emit(emissions) : nil
+        if emissions.count == entries.count { steps.append(.emit(emissions)) }
       case .close(let nodes):
         let names = nodes.compactMap { node -> String? in
           guard let name = node.scalar?.value,
@@ -201,15 +208,11 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           else { return nil }
           return name
         }
-        step = names.count == nodes.count ? .close(names) : nil
+        if names.count == nodes.count { steps.append(.close(names)) }
       case .exhaustivity(let exhaustivity):
-        step = .exhaustivity(exhaustivity)
+        steps.append(.exhaustivity(exhaustivity))
       }
-      if case .dependencies(let stepEntries) = scenario.steps[index].kind {
-        stubbed.formUnion(stepEntries.map(\.name))
-      }
-      if let step {
-        steps.append(step)
+      if steps.count > bound {
         if let statePaths {
           contexts.append(StepContext(spec: scenario.steps[index], statePaths: statePaths))
         } else {

@@ -23,8 +23,16 @@ package enum ActionPath {
       return t.nodes[ref].style == .plain && t.nodes[ref].tag == .none
         && t.withScalarBytes(ref) { isPathText($0, scalar: true) }
     case .mapping:
-      for key in t.keys(ref) where t.kind(key) == .scalar && t.nodes[key].style == .plain {
-        if t.withScalarBytes(key, { isPathText($0, scalar: false) }) { return true }
+      // Along the keys' links: `t.keys(ref)` would allocate an array for one look.
+      var key = t.nodes[ref].first
+      while key != Tape.none {
+        let keyRef = Int(key)
+        if t.kind(keyRef) == .scalar, t.nodes[keyRef].style == .plain,
+          t.withScalarBytes(keyRef, { isPathText($0, scalar: false) })
+        {
+          return true
+        }
+        key = t.nodes[Int(t.nodes[keyRef].next)].next
       }
       return false
     case .sequence:

@@ -21,6 +21,13 @@ package struct SpecParser {
   static let stepKindSet = Set(stepKinds)
   static let stepModifiers = ["state", "as", "timeout", "note"]
   static let stepKeys = stepKinds + stepModifiers
+  // The keys most steps have, as ``Tape/shortWord(_:)`` reads them.
+  private static let sendWord = Tape.word("send")
+  private static let receiveWord = Tape.word("receive")
+  private static let stateWord = Tape.word("state")
+  private static let timeoutWord = Tape.word("timeout")
+  private static let noteWord = Tape.word("note")
+  private static let asWord = Tape.word("as")
 
   let path: String
   private(set) var errors: [YAMLError] = []
@@ -223,22 +230,26 @@ package struct SpecParser {
     while key != Tape.none {
       let keyRef = Int(key)
       key = t.nodes[Int(t.nodes[keyRef].next)].next
-      // A key is a short word: a small string, compared without allocating.
-      let name = t.string(keyRef)
-      switch name {
-      case "state": stateKey = keyRef
-      case "timeout": timeoutKey = keyRef
-      case "note": noteKey = keyRef
-      case "as": asKey = keyRef
-      // The two usual kinds without hashing (most steps are one of them); the rest by the set.
-      case "send", "receive", _ where Self.stepKindSet.contains(name):
-        if kindKey < 0 {
-          kindKey = keyRef
-          kindName = name
-        }
+      // The usual keys as numbers, without making a string of them; the rest by name.
+      switch t.shortWord(keyRef) {
+      case Self.stateWord: stateKey = keyRef
+      case Self.timeoutWord: timeoutKey = keyRef
+      case Self.noteWord: noteKey = keyRef
+      case Self.asWord: asKey = keyRef
+      case Self.sendWord:
+        if kindKey < 0 { (kindKey, kindName) = (keyRef, "send") }
+        kindCount += 1
+      case Self.receiveWord:
+        if kindKey < 0 { (kindKey, kindName) = (keyRef, "receive") }
         kindCount += 1
       default:
-        fail("unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), t, keyRef)
+        let name = t.string(keyRef)
+        if Self.stepKindSet.contains(name) {
+          if kindKey < 0 { (kindKey, kindName) = (keyRef, name) }
+          kindCount += 1
+        } else {
+          fail("unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), t, keyRef)
+        }
       }
     }
     guard kindKey >= 0 else {
