@@ -46,6 +46,20 @@ import Testing
     #expect(try check.expected(start: Measure(), actual: Measure(names: ["x"]), assignments: assignments("names: ['x']")) == Measure(names: ["x"]))
   }
 
+  @Test func aFieldThatChangedUnassignedIsAMismatchOnEitherWay() throws {
+    // Top-level fields are compared entry by entry without applying the assignments; an
+    // unassigned field must still be as it was.
+    let check = StateCheck<Measure>(decoder: YAMLDecoder())
+    let start = Measure(count: 1, names: ["a"])
+    let actual = Measure(count: 2, names: ["a", "b"])
+    let expected = try check.expected(start: start, actual: actual, assignments: assignments("count: 2"))
+    #expect(expected == Measure(count: 2, names: ["a"]))
+    #expect(expected == (try plain("count: 2", from: start)))
+    // A path into a field (not a whole field) takes the plain way, with the same verdicts.
+    #expect(try check.expected(start: start, actual: Measure(count: 1, names: ["b"]), assignments: assignments("names[0]: b")) == Measure(count: 1, names: ["b"]))
+    #expect(try check.expected(start: start, actual: actual, assignments: assignments("names[0]: b")) == Measure(count: 1, names: ["b"]))
+  }
+
   @Test func aStepStartingFromTheLastActualStateReusesItsEncoding() throws {
     let check = StateCheck<Measure>(decoder: YAMLDecoder())
     var state = Measure()
