@@ -72,10 +72,10 @@ final class SpecCheck {
     let (scenarios, source) = engine.scenarioSpecs(of: file)
     var seen: Set<String> = []
     var problems: [(line: Int, column: Int, error: SpecFileError)] = []
-    for scenario in scenarios {
-      // By index: `for step in` would copy each step (a large struct) to read one field.
-      for index in scenario.steps.indices {
-        guard let state = scenario.steps[index].state else { continue }
+    // By index: `for … in` would copy each scenario, and each step (a large struct), to read one field.
+    for scenario in scenarios.indices {
+      for index in scenarios[scenario].steps.indices {
+        guard let state = scenarios[scenario].steps[index].state else { continue }
         for problem in check.problems(in: state) {
           let location = problem.location ?? FileLocation(file: file, line: 0, column: 0)
           guard seen.insert("\(location) \(problem.message)").inserted else { continue }

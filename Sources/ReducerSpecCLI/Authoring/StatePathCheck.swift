@@ -24,7 +24,7 @@ final class StatePathCheck {
   /// file's tape: a key's node is built only for a path not yet found fine.
   func problems(in assignments: SpecValue) -> [YAMLError] {
     // The same few lists of keys come step after step: one found fine is not read again.
-    let keys = PackedValueKey(keysOf: assignments.root, in: assignments.tape)
+    let keys = assignments.keyList
     if let keys, fineKeyLists.contains(keys) { return [] }
     let problems = readProblems(in: assignments)
     if let keys, problems.isEmpty {

@@ -131,7 +131,14 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     // By index: `for spec in` would copy each step (a large struct) to read its fields.
     for index in scenario.steps.indices {
       // A copy of a value retains one object (its file's shared tape).
-      let statePaths = scenario.steps[index].state.flatMap { state in attempt { try memo.paths(of: state) } }
+      var statePaths: [StatePath]?
+      if let state = scenario.steps[index].state {
+        do {
+          statePaths = try memo.paths(of: state)
+        } catch {
+          record(error)
+        }
+      }
       var assertAssignments: [StateAssignment]?
       // Each kind appends its step when it binds (and records its errors when not): an
       // action goes straight into its step, with no `Optional` of the generic action between.

@@ -103,6 +103,12 @@ package struct SpecValue: Sendable {
     _read { yield file.tape }
   }
 
+  /// The ``PackedValueKey/init(keysOf:in:)`` of the value's keys: read here, in the module
+  /// of ``tape``, whose `_read` a caller in another module pays a coroutine for.
+  package var keyList: PackedValueKey? {
+    PackedValueKey(keysOf: root, in: file.tape)
+  }
+
   /// The file's document, with the value as its root.
   package var document: YAMLDocument {
     var tape = file.tape
