@@ -197,7 +197,7 @@ extension TypedScenario: RecordableScenario {
       let queue = store.receivedActions
       guard !queue.isEmpty else {
         recording.notes.append(
-          (contexts[index].spec.location, "nothing was received for this step; it is left as it is"))
+          (scenario.steps[index].location, "nothing was received for this step; it is left as it is"))
         return
       }
       if let match = queue.firstIndex(where: { isMatching($0.action) }) {
@@ -212,10 +212,10 @@ extension TypedScenario: RecordableScenario {
     }
 
     for index in steps.indices {
-      collector.currentStep = contexts[index].spec.location
-      onStep(contexts[index].spec.location)
+      collector.currentStep = scenario.steps[index].location
+      onStep(scenario.steps[index].location)
       let assignments = contexts[index].state
-      let timeout = contexts[index].spec.timeout
+      let timeout = scenario.steps[index].timeout
       switch steps[index] {
       case .send(let action):
         takeUnreceived(before: index)
@@ -228,7 +228,7 @@ extension TypedScenario: RecordableScenario {
             return actual
           })
         recording.steps[index].state = change(assignments, before: before, after: after)
-        if let name = contexts[index].spec.taskName { tasks[name] = task }
+        if let name = scenario.steps[index].taskName { tasks[name] = task }
       case .receive(let action):
         await receive(at: index, matching: { $0 == action }, assignments: assignments, timeout: timeout)
       case .receiveCase(let path):

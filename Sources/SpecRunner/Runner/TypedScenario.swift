@@ -42,7 +42,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   package let feature: Feature
   let initialState: State
   let reducer: @Sendable () -> R
-  /// The steps, bound, in order; `contexts` holds the spec and assignments of each. Two arrays
+  /// The steps, bound, in order; `contexts` holds the assignments of each, and the
+  /// scenario's `steps` the spec of each, at the same index. Two arrays
   /// rather than one of pairs: a pair of a generic type is a tuple whose metadata each step
   /// would ask for, and a copy of it would copy the spec too.
   package let steps: [Step]
@@ -220,14 +221,16 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
         steps.append(.exhaustivity(exhaustivity))
       }
       if steps.count > bound {
-        if let statePaths {
-          contexts.append(StepContext(spec: scenario.steps[index], statePaths: statePaths))
+        if let statePaths, let state = scenario.steps[index].state {
+          contexts.append(StepContext(state: state, statePaths: statePaths))
         } else {
-          contexts.append(StepContext(spec: scenario.steps[index], state: assertAssignments))
+          contexts.append(StepContext(state: assertAssignments))
         }
       }
     }
     guard errors.isEmpty else { return .errors(errors) }
+    // A step that does not bind records an error: a program has a context for each step.
+    assert(contexts.count == scenario.steps.count, "a bound scenario has a context for each step")
     return .program(
       TypedScenario(
         scenario: scenario, feature: feature, initialState: state, reducer: reducer, steps: steps, contexts: contexts,
@@ -363,7 +366,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
 
     for index in steps.indices {
       // Fields read where needed: a copy of the whole context would copy its spec too.
-      let at = contexts[index].spec.location
+      let at = scenario.steps[index].location
       collector.currentStep = at
       onStep(at)
       let line = UInt(at.line)
@@ -372,15 +375,15 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       case .send(let action):
         let task = await store.send(
           action, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line, column: column)
-        if let name = contexts[index].spec.taskName { tasks[name] = task }
+        if let name = scenario.steps[index].taskName { tasks[name] = task }
       case .receive(let action):
         await store.receive(
-          action, timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
+          action, timeout: scenario.steps[index].timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
           column: column)
       case .receiveCase(let path):
         await store.receive(
           { Self.action($0, isIn: path[...]) }, expecting: "an action in the case .\(path.joined(separator: "."))",
-          timeout: contexts[index].spec.timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
+          timeout: scenario.steps[index].timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
           column: column)
       case .advance(let duration):
         await testClock?.advance(by: duration)
@@ -400,10 +403,10 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       case .skipInFlightEffects(let strict):
         await store.skipInFlightEffects(strict: strict, fileID: fileID, file: fileID, line: line, column: column)
       case .finish:
-        await store.finish(timeout: contexts[index].spec.timeout, fileID: fileID, file: fileID, line: line, column: column)
+        await store.finish(timeout: scenario.steps[index].timeout, fileID: fileID, file: fileID, line: line, column: column)
       case .finishTask(let name):
         await tasks[name]?.finish(
-          timeout: contexts[index].spec.timeout, fileID: fileID, file: fileID, line: line, column: column)
+          timeout: scenario.steps[index].timeout, fileID: fileID, file: fileID, line: line, column: column)
       case .cancel(let name):
         await tasks[name]?.cancel()
       case .assert:
@@ -483,10 +486,13 @@ package struct Emission: @unchecked Sendable {
   package var value: any Sendable
 }
 
-/// What a bound step needs besides its action: its spec (its location, its timeout) and its
-/// `state:` assignments. Not nested in the generic ``TypedScenario``, so not generic itself.
+/// What a bound step needs besides its action and its spec (its location, its timeout: the
+/// step of the same index in the scenario's `steps`): its `state:` assignments. Not nested
+/// in the generic ``TypedScenario``, so not generic itself; without a copy of the spec, so
+/// that binding and dropping a step retains and releases its fields once, not twice.
 package struct StepContext {
-  package var spec: StepSpec
+  /// The step's `state:` mapping, as its file's tape holds it.
+  private let stateValue: SpecValue?
   /// The step's assignments, built when it was bound (`assert:`'s).
   private let built: [StateAssignment]?
   /// The paths of the keys of the step's `state:` (kept on its file's tape), parsed when the
@@ -498,15 +504,15 @@ package struct StepContext {
   /// reports the array as leaked when a process exits with the step still alive.
   private let statePaths: [StatePath]?
 
-  init(spec: StepSpec, state: [StateAssignment]?) {
-    self.spec = spec
+  init(state: [StateAssignment]?) {
+    stateValue = nil
     built = state
     statePaths = nil
   }
 
   /// A step whose `state:` has these paths.
-  init(spec: StepSpec, statePaths: [StatePath]) {
-    self.spec = spec
+  init(state: SpecValue, statePaths: [StatePath]) {
+    stateValue = state
     built = nil
     self.statePaths = statePaths
   }
@@ -514,7 +520,7 @@ package struct StepContext {
   /// The step's assignments (`state:`, or `assert:`'s), in the order of the file.
   package var state: [StateAssignment]? {
     if let built { return built }
-    guard let statePaths, let state = spec.state else { return nil }
+    guard let statePaths, let state = stateValue else { return nil }
     return StateAssignment.onTape(state, paths: statePaths)
   }
 }
