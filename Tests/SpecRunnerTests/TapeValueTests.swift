@@ -178,4 +178,28 @@ import Testing
       }
     }
   }
+
+  /// A state with a list, so that a default made again may or may not share its storage.
+  struct Board: Codable, Equatable {
+    var count = 0
+    var names: [String] = []
+  }
+
+  @Test func theMemoKeepsADefaultStatesEncodingAndAgreesWithApplyingEveryTime() throws {
+    let memo = DecodeMemo()
+    let decoder = YAMLDecoder()
+    func assignments(_ text: String) throws -> [StateAssignment] {
+      try StateAssignment.parse(YAMLParser.parse(text, path: "spec.yaml"))
+    }
+    // The same default (the same bytes) twice, then defaults with other lists, then the first again.
+    let starts = [Board(), Board(), Board(count: 3), Board(names: ["a"]), Board(names: ["b"]), Board()]
+    for start in starts {
+      for text in ["count: 7", "names: [x, y]", "count: 1\nnames: []"] {
+        let expected = try StateAssignment.apply(assignments(text), to: start, decoder: decoder)
+        #expect(try memo.initialState(assignments(text), to: start, decoder: decoder) == expected)
+      }
+    }
+    #expect(try memo.initialState([], to: Board(count: 5), decoder: decoder) == Board(count: 5))
+    #expect(throws: YAMLError.self) { try memo.initialState(assignments("count: many"), to: Board(), decoder: decoder) }
+  }
 }

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import ReducerCore
 import SpecYAML
 
@@ -214,6 +221,38 @@ final class DecodeMemo {
       key = value.tape.nodes[Int(value.tape.nodes[Int(key)].next)].next
     }
     return result
+  }
+
+  /// A scenario's initial state: `state` with the assignments applied (as
+  /// ``StateAssignment/apply(_:to:decoder:)`` does), decoded in the memo's buffers. The
+  /// encoding of the state assignments start from is kept, with that state: scenarios start
+  /// from their feature's default state, and a default state made again is, nearly always,
+  /// the same bytes (a state of numbers, flags, empty collections), so it is not encoded
+  /// again. A state with other bytes (a new array's storage, a new object) is encoded anew.
+  /// Keeping the state keeps its storage, so that no other value can take its place at the
+  /// same address; as elsewhere in the runner, a state is taken to be a value.
+  func initialState<State: Codable>(
+    _ assignments: [StateAssignment], to state: State, decoder: YAMLDecoder
+  ) throws -> State {
+    guard !assignments.isEmpty else { return state }
+    let encoded: YAMLNode
+    if let kept = keptEncoding, let keptState = kept.state as? State, Self.haveSameBytes(keptState, state) {
+      encoded = kept.node
+    } else {
+      encoded = try YAMLEncoder().encode(state)
+      keptEncoding = (state, encoded)
+    }
+    let assigned = try StateAssignment.apply(assignments, to: encoded)
+    return try decoder.decode(State.self, from: YAMLDocument(assigned), reusing: scratch)
+  }
+
+  /// The state whose encoding ``initialState(_:to:decoder:)`` keeps, and that encoding.
+  @exclusivity(unchecked) private var keptEncoding: (state: Any, node: YAMLNode)?
+
+  private static func haveSameBytes<State>(_ a: State, _ b: State) -> Bool {
+    withUnsafeBytes(of: a) { a in
+      withUnsafeBytes(of: b) { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+    }
   }
 
   /// ``StateAssignment/parse(_:)``, with each path's text parsed once.

@@ -98,7 +98,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     var state = initialState()
     for node in [spec.initialState, scenario.initialState].compactMap({ $0 }) {
       if let assignments = attempt({ try StateAssignment.parse(node) }),
-        let assigned = attempt({ try StateAssignment.apply(assignments, to: state, decoder: decoder) })
+        let assigned = attempt({ try memo.initialState(assignments, to: state, decoder: decoder) })
       {
         state = assigned
       }
