@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import ReducerCore
 import SpecYAML
 
@@ -187,7 +180,7 @@ final class DecodeMemo {
   func paths(of value: borrowing SpecValue) throws -> [StatePath] {
     // A spec asserts the same few fields step after step: the paths of the last few lists of
     // keys are kept whole, so that such a step makes no string and no array.
-    let keys = PackedValueKey(keysOf: value.root, in: value.tape)
+    let keys = value.keyList
     if let keys, let recent = recentPaths.first(where: { $0.keys == keys }) { return recent.paths }
     let paths = try parsePaths(of: value)
     if let keys {
@@ -231,12 +224,14 @@ final class DecodeMemo {
   /// again. A state with other bytes (a new array's storage, a new object) is encoded anew.
   /// Keeping the state keeps its storage, so that no other value can take its place at the
   /// same address; as elsewhere in the runner, a state is taken to be a value.
-  func initialState<State: Codable>(
+  func initialState<State: Codable & Equatable>(
     _ assignments: [StateAssignment], to state: State, decoder: YAMLDecoder
   ) throws -> State {
     guard !assignments.isEmpty else { return state }
     let encoded: YAMLNode
-    if let kept = keptEncoding, let keptState = kept.state as? State, Self.haveSameBytes(keptState, state) {
+    if let kept = keptEncoding, let keptState = kept.state as? State,
+      StateCheck<State>.isSameValue(keptState, state)
+    {
       encoded = kept.node
     } else {
       encoded = try YAMLEncoder().encode(state)
@@ -248,12 +243,6 @@ final class DecodeMemo {
 
   /// The state whose encoding ``initialState(_:to:decoder:)`` keeps, and that encoding.
   @exclusivity(unchecked) private var keptEncoding: (state: Any, node: YAMLNode)?
-
-  private static func haveSameBytes<State>(_ a: State, _ b: State) -> Bool {
-    withUnsafeBytes(of: a) { a in
-      withUnsafeBytes(of: b) { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
-    }
-  }
 
   /// ``StateAssignment/parse(_:)``, with each path's text parsed once.
   func assignments(_ node: YAMLNode) throws -> [StateAssignment] {

@@ -137,8 +137,8 @@ final class StateCheck<State: Codable & Equatable> {
   /// or strings, the same storage, which a value never changes in place).
   ///
   /// `nonisolated`: its closures would otherwise check, on every call, that they run on the
-  /// main actor.
-  private nonisolated static func isSameValue(_ a: State, _ b: State) -> Bool {
+  /// main actor. ``DecodeMemo`` asks it too, to reuse a kept encoding.
+  nonisolated static func isSameValue(_ a: State, _ b: State) -> Bool {
     withUnsafePointer(to: a) { position(of: b, in: $0, count: 1, newest: 0) != nil }
   }
 
