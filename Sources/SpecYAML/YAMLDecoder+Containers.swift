@@ -46,11 +46,17 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     switch source {
     case .mapping:
       // Walked by hand: `compactMap` here is unspecialised generic code, which asks the
-      // runtime for the metadata of `Key?` and of its closure for every key.
+      // runtime for the metadata of `Key?` and of its closure for every key. A mapping of one
+      // entry (an enum case and its value) gets an array literal: `append` is unspecialised
+      // too, and costs more than the key itself.
       let tape = decoder.tape
-      var keys: [Key] = []
-      guard tape.nodes[node].kind == .mapping else { return keys }
+      guard tape.nodes[node].kind == .mapping else { return [] }
       var key = tape.nodes[node].first
+      if tape.nodes[node].count == 1 {
+        guard let codingKey = Key(stringValue: tape.string(Int(key))) else { return [] }
+        return [codingKey]
+      }
+      var keys: [Key] = []
       while key != Tape.none {
         if let codingKey = Key(stringValue: tape.string(Int(key))) { keys.append(codingKey) }
         key = tape.nodes[Int(tape.nodes[Int(key)].next)].next

@@ -89,6 +89,15 @@ public struct YAMLDecoder: Sendable {
 // MARK: - Paths in messages
 
 /// One step of the path to a value: a key or an index.
+/// A path from a decoder's frame to a container nested in it: its last step, after the path
+/// at `parent` (an index into the decoder's paths). The empty path has no step.
+struct NestedPath {
+  var parent: Int32
+  var step: PathStep?
+
+  static let empty = NestedPath(parent: 0, step: nil)
+}
+
 enum PathStep {
   case key(String)
   case index(Int)
@@ -258,9 +267,10 @@ final class DecoderImpl: Decoder {
     /// key costs no allocation.
     var missingKeys = Stack<(tracker: Int, name: String)>()
     /// Paths from a frame to the containers nested in it (enum payloads, nested containers),
-    /// so that frames, trackers and containers hold a small number instead of an array.
-    /// Index 0 is the empty path.
-    var nestedPaths: [[PathStep]] = [[]]
+    /// so that frames, trackers and containers hold a small number instead of an array. Each
+    /// path is its last step and the index of the path before it, so that a new path costs
+    /// one append and no array of its own. Index 0 is the empty path.
+    var nestedPaths: [NestedPath] = [NestedPath.empty]
     /// The kinds of the types decoded so far: a dynamic cast costs hundreds of instructions,
     /// and a document has few types.
     var typeKinds: [(type: ObjectIdentifier, kind: TypeKind)] = []
@@ -273,7 +283,7 @@ final class DecoderImpl: Decoder {
       largeConsumed.removeAll(keepingCapacity: true)
       missingKeys.removeAll(from: 0)
       nestedPaths.removeAll(keepingCapacity: true)
-      nestedPaths.append([])
+      nestedPaths.append(NestedPath.empty)
     }
 
     /// A new state on the heap, with room for the frames of most documents; the owner
@@ -308,7 +318,7 @@ final class DecoderImpl: Decoder {
     unsafeMutableAddress { state.pointer(to: \.missingKeys)! }
   }
 
-  var nestedPaths: [[PathStep]] {
+  var nestedPaths: [NestedPath] {
     unsafeAddress { UnsafePointer(state).pointer(to: \.nestedPaths)! }
     unsafeMutableAddress { state.pointer(to: \.nestedPaths)! }
   }
@@ -351,8 +361,19 @@ final class DecoderImpl: Decoder {
       // More nested containers than a container can number: the paths in messages get shorter.
       return 0
     }
-    nestedPaths.append(nestedPaths[nested] + [step])
+    nestedPaths.append(NestedPath(parent: Int32(nested), step: step))
     return nestedPaths.count - 1
+  }
+
+  /// The steps of the path `nested` (an index into ``State/nestedPaths``), first step first.
+  func steps(ofNested nested: Int) -> [PathStep] {
+    var steps: [PathStep] = []
+    var index = nested
+    while index != 0, let step = nestedPaths[index].step {
+      steps.append(step)
+      index = Int(nestedPaths[index].parent)
+    }
+    return steps.reversed()
   }
 
   var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
@@ -363,11 +384,11 @@ final class DecoderImpl: Decoder {
     var path: [any CodingKey] = []
     if depth >= 1 {
       for frame in frames[1...depth] {
-        path += nestedPaths[frame.nested].map(\.codingKey)
+        path += steps(ofNested: frame.nested).map(\.codingKey)
         if let step = frame.step { path.append(step.codingKey) }
       }
     }
-    return path + nestedPaths[nested].map(\.codingKey)
+    return path + steps(ofNested: nested).map(\.codingKey)
   }
 
   /// `Counter.State.repositories[0].stars`: the root type, then the steps to the value.
@@ -375,11 +396,11 @@ final class DecoderImpl: Decoder {
     var out = options.rootName ?? typeName(rootType)
     if depth >= 1 {
       for frame in frames[1...min(depth, frames.count - 1)] {
-        for step in nestedPaths[frame.nested] { step.render(into: &out) }
+        for step in steps(ofNested: frame.nested) { step.render(into: &out) }
         frame.step?.render(into: &out)
       }
     }
-    for step in nestedPaths[nested] { step.render(into: &out) }
+    for step in steps(ofNested: nested) { step.render(into: &out) }
     last?.render(into: &out)
     return out
   }
