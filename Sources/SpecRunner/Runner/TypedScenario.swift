@@ -126,7 +126,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     var contexts: [StepContext] = []
     steps.reserveCapacity(scenario.steps.count)
     contexts.reserveCapacity(scenario.steps.count)
-    let caseNames = CodingKeyProbe.keys(of: Action.self)
+    // Probed at the first `receive:` by case path: most scenarios have none.
+    lazy var caseNames = CodingKeyProbe.keys(of: Action.self)
     // The stubs in force at each step, for `emit:` and `close:`.
     var stubbed = Set(entries.map(\.name))
     // By index: `for spec in` would copy each step (a large struct) to read its fields.
