@@ -89,15 +89,6 @@ public struct YAMLDecoder: Sendable {
 // MARK: - Paths in messages
 
 /// One step of the path to a value: a key or an index.
-/// A path from a decoder's frame to a container nested in it: its last step, after the path
-/// at `parent` (an index into the decoder's paths). The empty path has no step.
-struct NestedPath {
-  var parent: Int32
-  var step: PathStep?
-
-  static let empty = NestedPath(parent: 0, step: nil)
-}
-
 enum PathStep {
   case key(String)
   case index(Int)
@@ -122,6 +113,15 @@ enum PathStep {
       }
     }
   }
+}
+
+/// A path from a decoder's frame to a container nested in it: its last step, after the path
+/// at `parent` (an index into the decoder's paths). The empty path has no step.
+struct NestedPath {
+  var parent: Int32
+  var step: PathStep?
+
+  static let empty = NestedPath(parent: 0, step: nil)
 }
 
 func isIdentifier(_ name: String) -> Bool {
