@@ -41,7 +41,8 @@ let package = Package(
       pkgConfig: "yaml-0.1",
       providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
     ),
-    // The Swift runtime's global-executor hook, by its address (see its header).
+    // What the test store's serial execution needs from C: the Swift runtime's global-executor
+    // hook, by its address, and libdispatch's `dispatch_async_f` on the main queue (see its header).
     .target(name: "CSwiftTaskHook"),
     .target(
       name: "ReducerCore",

@@ -147,9 +147,14 @@ final class EffectRuntime<Action> {
   var deliver: (Action, EffectOrigin) -> Void = { _, _ in }
   /// The dependencies that effects' tasks start with.
   var dependencies: () -> DependencyValues = { DependencyValues._current }
+  /// Whether effects' tasks run their nonisolated code on the main queue
+  /// (``MainQueueTaskExecutor``): a test store's do.
+  var runsOnMainQueue = false
 
   private(set) var inFlight: [Int: Running] = [:]
   private var byCancelID: [AnyHashableSendable: [Int]] = [:]
+  /// The tasks in ``letRun(turns:)``, resumed when the last effect finishes.
+  private var idleWaiters: [IdleWaiter] = []
   private var nextID = 0
 
   init() {}
@@ -223,6 +228,33 @@ final class EffectRuntime<Action> {
     for piece in running { cancel(piece) }
   }
 
+  /// Lets the effects in flight run up to their next suspension: returns as soon as none is
+  /// left running, or after the main queue has turned over `turns` times, whichever comes
+  /// first. A turn ends when every job queued on the main queue before it has run.
+  ///
+  /// Under a ``TestStore`` every job of an effect runs on the main queue, so the waiting task
+  /// suspends once, and a turn costs one function queued there (``IdleWaiter``). Before, the
+  /// task yielded twenty times (`Task.yield`), each time through three or four jobs.
+  func letRun(turns: Int) async {
+    guard hasRunning else { return }
+    let waiter = IdleWaiter()
+    idleWaiters.append(waiter)
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      waiter.start(continuation, turns: turns)
+    }
+    // Resumed by its last turn, the waiter is still listed: a long-living effect would keep
+    // every waiter of its store otherwise.
+    if let index = idleWaiters.firstIndex(where: { $0 === waiter }) { idleWaiters.remove(at: index) }
+  }
+
+  /// Resumes the tasks waiting in ``letRun(turns:)`` once no effect is running.
+  private func resumeIdleWaiters() {
+    guard !idleWaiters.isEmpty, !hasRunning else { return }
+    let waiters = idleWaiters
+    idleWaiters = []
+    for waiter in waiters { waiter.resume() }
+  }
+
   /// Waits until a piece finishes or is cancelled.
   func wait(for piece: Running) async {
     if piece.isFinished { return }
@@ -248,14 +280,21 @@ final class EffectRuntime<Action> {
 
   private func launch(_ piece: Running, priority: TaskPriority?, _ body: @escaping @MainActor () async -> Void) {
     EffectTasks.started()
-    let task = withDependencies({ $0 = self.dependencies() }) {
-      Task(priority: priority) { @MainActor in
+    piece.task = withDependencies({ $0 = self.dependencies() }) {
+      startTask(priority: priority) {
         await body()
         self.finish(piece)
         EffectTasks.ended()
       }
     }
-    piece.task = task
+  }
+
+  /// Starts an effect's task: on the main queue's task executor when ``runsOnMainQueue``.
+  private func startTask(priority: TaskPriority?, _ operation: @escaping @MainActor () async -> Void) -> Task<Void, Never> {
+    if runsOnMainQueue, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+      return Task(executorPreference: MainQueueTaskExecutor.shared, priority: priority, operation: operation)
+    }
+    return Task(priority: priority, operation: operation)
   }
 
   private func finish(_ piece: Running) {
@@ -265,6 +304,7 @@ final class EffectRuntime<Action> {
     let waiters = piece.waiters
     piece.waiters = []
     for waiter in waiters { waiter.resume() }
+    resumeIdleWaiters()
   }
 
   /// Runs an effect inside a piece's task, returning when it is done (or cancelled).

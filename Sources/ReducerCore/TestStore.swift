@@ -1,4 +1,3 @@
-internal import CSwiftTaskHook
 import CasePaths
 import ConcurrencyExtras
 import CustomDump
@@ -123,6 +122,7 @@ public final class TestStore<State: Equatable, Action> {
     self.column = column
     self.usesSerialExecutor = true
     SerialExecutorLease.acquire()
+    runtime.runsOnMainQueue = true
     runtime.dependencies = { [unowned self] in self.dependencies }
     runtime.deliver = { [unowned self] action, origin in self.receive(action, origin: origin) }
   }
@@ -466,13 +466,9 @@ public final class TestStore<State: Equatable, Action> {
     return true
   }
 
-  /// Lets the effects in flight run up to their next suspension: yields until none is left
-  /// running, or for as many turns as `Task.megaYield` takes.
+  /// Lets the effects in flight run up to their next suspension (``EffectRuntime/letRun(turns:)``).
   private func letEffectsRun() async {
-    for _ in 0..<20 {
-      if !runtime.hasRunning { return }
-      await Task.yield()
-    }
+    await runtime.letRun(turns: 100)
   }
 
   /// Lets effects run for a moment.
@@ -942,39 +938,6 @@ extension String {
     return split(separator: "\n", omittingEmptySubsequences: false)
       .map { $0.isEmpty ? "" : padding + $0 }
       .joined(separator: "\n")
-  }
-}
-
-/// Keeps Swift's global executor on the main serial executor while any test store lives,
-/// so that effects run one at a time, in the same order on every run.
-///
-/// It sets the runtime's hook itself, as ConcurrencyExtras' `uncheckedUseMainSerialExecutor`
-/// does, but through the hook's address as the linker resolves it: ConcurrencyExtras looks the
-/// hook up by name (dlsym), which finds nothing in a binary built with
-/// `--static-swift-stdlib`, and traps.
-enum SerialExecutorLease {
-  nonisolated(unsafe) private static var count = 0
-  private static let lock = NSLock()
-
-  private typealias Original = @convention(thin) (UnownedJob) -> Void
-  private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
-
-  static func acquire() {
-    lock.lock()
-    defer { lock.unlock() }
-    count += 1
-    if count == 1 { setHook { job, _ in MainActor.shared.enqueue(job) } }
-  }
-
-  static func release() {
-    lock.lock()
-    defer { lock.unlock() }
-    count -= 1
-    if count == 0 { setHook(nil) }
-  }
-
-  private static func setHook(_ hook: Hook?) {
-    UnsafeMutableRawPointer(reducer_spec_task_enqueue_global_hook()).assumingMemoryBound(to: Hook?.self).pointee = hook
   }
 }
 

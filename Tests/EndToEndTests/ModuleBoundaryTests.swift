@@ -10,7 +10,8 @@ import Testing
   /// The modules each module's sources may import.
   static let allowedImports: [String: Set<String>] = [
     "SpecYAML": ["Foundation", "CYAML"],
-    // CSwiftTaskHook: the runtime's global-executor hook, which the test store sets.
+    // CSwiftTaskHook: the runtime's global-executor hook, which the test store sets, and
+    // `dispatch_async_f` on the main queue.
     "ReducerCore": [
       "Foundation", "CasePaths", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
       "IdentifiedCollections", "IssueReporting", "CSwiftTaskHook",

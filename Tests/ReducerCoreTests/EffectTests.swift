@@ -254,6 +254,28 @@ private struct ManyEffects: Reducer {
   }
 }
 
+/// An effect that yields `count` times, then sends back.
+private struct YieldingEffect: Reducer {
+  typealias State = Int
+  enum Action: Equatable {
+    case start(yields: Int)
+    case done
+  }
+
+  func reduce(into state: inout Int, action: Action) -> Effect<Action> {
+    switch action {
+    case .start(let yields):
+      return .run { send in
+        for _ in 0..<yields { await Task.yield() }
+        await send(.done)
+      }
+    case .done:
+      state += 1
+      return .none
+    }
+  }
+}
+
 private enum ThrowingAction: Equatable { case go }
 
 /// Runs a test body with the issues it reports collected, and expects none.
@@ -717,6 +739,31 @@ private func expectNoIssues(
       }
       // The yields do reorder the effects (so the comparison above is not trivial).
       #expect(firstOrder != nil && firstOrder != Array(0..<50))
+    }
+  }
+
+  // MARK: How long `send` lets effects run
+
+  @Test func sendReturnsOnceAnEffectThatYieldsFortyTimesHasSentAndFinished() async {
+    await expectNoIssues {
+      let store = TestStore(initialState: 0) { YieldingEffect() }
+      await store.send(.start(yields: 40))
+      // A yield takes two turns of the main queue (its continuation, then the task): forty
+      // are within the hundred turns that `send` waits.
+      #expect(store.receivedActions.map(\.action) == [.done])
+      #expect(store.effectsInFlight.isEmpty)
+      await store.receive(.done) { $0 = 1 }
+    }
+  }
+
+  @Test func sendReturnsAfterAHundredTurnsWhileAnEffectGoesOnYielding() async {
+    await expectNoIssues {
+      let store = TestStore(initialState: 0) { YieldingEffect() }
+      await store.send(.start(yields: 1_000))
+      #expect(store.receivedActions.isEmpty)
+      #expect(store.effectsInFlight.count == 1)
+      // `receive` waits on until the effect sends.
+      await store.receive(.done, timeout: .seconds(5)) { $0 = 1 }
     }
   }
 }
