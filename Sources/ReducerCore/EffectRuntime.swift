@@ -280,7 +280,10 @@ final class EffectRuntime<Action> {
 
   private func launch(_ piece: Running, priority: TaskPriority?, _ body: @escaping @MainActor () async -> Void) {
     EffectTasks.started()
-    piece.task = withDependencies({ $0 = self.dependencies() }) {
+    // The task starts with the store's dependencies as its task-local values. Set directly,
+    // as the test store's `reduce` does: `withDependencies` pushes two more task-local values
+    // around it, which the task would copy as well.
+    piece.task = DependencyValues.$_current.withValue(dependencies()) {
       startTask(priority: priority) {
         await body()
         self.finish(piece)
