@@ -324,6 +324,31 @@ import Testing
     #expect(ProfileRuntime.redirectOwnProfile(to: "/dev/null") == false)
   }
 
+  /// A file that starts as an ELF file and is cut short, or whose section headers point
+  /// past its end, is not an executable to tell about: `nil`, not a crash.
+  @Test func truncatedOrHostileELFFiles() throws {
+    let directory = NSTemporaryDirectory() + "elf-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let real = try #require(FileManager.default.contents(atPath: CommandLine.arguments[0]))
+    func write(_ name: String, _ bytes: [UInt8]) -> String {
+      let path = directory + "/" + name
+      FileManager.default.createFile(atPath: path, contents: Data(bytes))
+      return path
+    }
+    // The header alone: its section headers are past the end.
+    #expect(ProfileRuntime.isInstrumented(executable: write("header", Array(real.prefix(64)))) == nil)
+    // Shorter than a header, and empty.
+    #expect(ProfileRuntime.isInstrumented(executable: write("short", Array(real.prefix(20)))) == nil)
+    #expect(ProfileRuntime.isInstrumented(executable: write("empty", [])) == nil)
+    // Section headers at an offset near the largest integer.
+    var hostile = Array(real.prefix(4096))
+    for index in 0..<8 { hostile[0x28 + index] = 0xFF }
+    #expect(ProfileRuntime.isInstrumented(executable: write("hostile", hostile)) == nil)
+    // A directory.
+    #expect(ProfileRuntime.isInstrumented(executable: directory) == nil)
+  }
+
   // MARK: - A real program
 
   /// The toolchain, or the reason to skip the tests that need it.

@@ -100,6 +100,10 @@ enum ProfileRuntime {
 
 /// The little that ``CodeCoverage`` reads of a 64-bit little-endian ELF file: its section
 /// names, its program headers' address, and its symbol table.
+///
+/// Every process of the command asks whether its executable is instrumented as it starts, so
+/// the file is mapped with `mmap` and read through raw bytes: through `Data(contentsOf:)`, a
+/// `URL` and `Data`'s subscript it cost 1.2 M instructions a start, 6% of `--version`.
 struct ELFFile {
   struct Section {
     var name: String
@@ -110,32 +114,51 @@ struct ELFFile {
     var entrySize: Int
   }
 
-  private let data: Data
+  /// A file mapped read-only, unmapped when the last copy of its ``ELFFile`` goes.
+  private final class Mapping {
+    let bytes: UnsafeRawBufferPointer
+
+    init?(path: String) {
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { return nil }
+      defer { close(descriptor) }
+      var status = stat()
+      guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size >= 64,
+        let address = mmap(nil, Int(status.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0),
+        address != MAP_FAILED
+      else { return nil }
+      bytes = UnsafeRawBufferPointer(start: address, count: Int(status.st_size))
+    }
+
+    deinit {
+      munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+  }
+
+  private let mapping: Mapping
   let sections: [Section]
   /// The `PT_PHDR` segment's virtual address, if it has one.
   let programHeaderAddress: UInt64?
 
   init?(path: String) {
-    guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
-      data.count >= 64, data.prefix(4) == Data([0x7F, 0x45, 0x4C, 0x46]),
-      data[data.startIndex + 4] == 2, data[data.startIndex + 5] == 1  // 64-bit, little-endian
+    guard let mapping = Mapping(path: path) else { return nil }
+    let data = mapping.bytes
+    guard data[0] == 0x7F, data[1] == 0x45, data[2] == 0x4C, data[3] == 0x46,
+      data[4] == 2, data[5] == 1  // 64-bit, little-endian
     else { return nil }
-    self.data = data
-    func integer(_ offset: Int, _ size: Int) -> UInt64? {
-      guard offset >= 0, offset + size <= data.count else { return nil }
-      var value: UInt64 = 0
-      for index in (0..<size).reversed() { value = value << 8 | UInt64(data[data.startIndex + offset + index]) }
-      return value
-    }
+    self.mapping = mapping
+    func integer(_ offset: Int, _ size: Int) -> UInt64? { Self.integer(in: data, at: offset, size: size) }
     guard let sectionsAt = integer(0x28, 8), let sectionSize = integer(0x3A, 2), let count = integer(0x3C, 2),
       let namesIndex = integer(0x3E, 2), let headersAt = integer(0x20, 8), let headerSize = integer(0x36, 2),
-      let headerCount = integer(0x38, 2)
+      let headerCount = integer(0x38, 2), sectionsAt < UInt64(data.count), headersAt < UInt64(data.count)
     else { return nil }
     var raw: [(name: Int, section: Section)] = []
+    raw.reserveCapacity(Int(count))
     for index in 0..<Int(count) {
       let at = Int(sectionsAt) + index * Int(sectionSize)
       guard let name = integer(at, 4), let type = integer(at + 4, 4), let offset = integer(at + 24, 8),
-        let size = integer(at + 32, 8), let link = integer(at + 40, 4), let entrySize = integer(at + 56, 8)
+        let size = integer(at + 32, 8), let link = integer(at + 40, 4), let entrySize = integer(at + 56, 8),
+        offset <= UInt64(Int.max), size <= UInt64(Int.max), entrySize <= UInt64(Int.max)
       else { return nil }
       raw.append(
         (Int(name), Section(name: "", type: UInt32(type), offset: Int(offset), size: Int(size), link: Int(link), entrySize: Int(entrySize))))
@@ -144,7 +167,7 @@ struct ELFFile {
     let names = raw[Int(namesIndex)].section
     sections = raw.map { entry in
       var section = entry.section
-      section.name = Self.string(in: data, at: names.offset + entry.name, end: names.offset + names.size)
+      section.name = Self.string(in: data, at: names.offset &+ entry.name, end: names.offset &+ names.size)
       return section
     }
     var phdr: UInt64?
@@ -155,11 +178,20 @@ struct ELFFile {
     programHeaderAddress = phdr
   }
 
-  private static func string(in data: Data, at offset: Int, end: Int) -> String {
-    guard offset >= 0, offset < min(end, data.count) else { return "" }
-    let start = data.startIndex + offset
-    let stop = data[start..<data.startIndex + min(end, data.count)].firstIndex(of: 0) ?? data.startIndex + min(end, data.count)
-    return String(decoding: data[start..<stop], as: UTF8.self)
+  /// A little-endian unsigned integer of `size` bytes at `offset`; `nil` past the end.
+  private static func integer(in data: UnsafeRawBufferPointer, at offset: Int, size: Int) -> UInt64? {
+    guard offset >= 0, offset <= data.count - size else { return nil }
+    var value: UInt64 = 0
+    for index in (0..<size).reversed() { value = value << 8 | UInt64(data[offset + index]) }
+    return value
+  }
+
+  /// The NUL-terminated string at `offset`, cut at `end` and at the end of the file.
+  private static func string(in data: UnsafeRawBufferPointer, at offset: Int, end: Int) -> String {
+    let end = min(end, data.count)
+    guard offset >= 0, offset < end else { return "" }
+    let bytes = UnsafeRawBufferPointer(rebasing: data[offset..<end])
+    return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
   }
 
   /// The value of a function symbol of `.symtab` named `name`: its address in the file's
@@ -167,21 +199,19 @@ struct ELFFile {
   func functionAddress(_ name: String) -> UInt64? {
     guard let table = sections.first(where: { $0.type == 2 }), table.entrySize >= 24, table.link < sections.count
     else { return nil }
+    let data = mapping.bytes
     let strings = sections[table.link]
     let wanted = Array(name.utf8)
-    let base = data.startIndex
-    for offset in stride(from: table.offset, to: min(table.offset + table.size, data.count) - 23, by: table.entrySize) {
-      guard data[base + offset + 4] & 0xF == 2 else { continue }  // STT_FUNC
-      var nameAt = 0
-      for index in (0..<4).reversed() { nameAt = nameAt << 8 | Int(data[base + offset + index]) }
-      let start = strings.offset + nameAt
-      guard start + wanted.count < min(strings.offset + strings.size, data.count),
-        data[base + start + wanted.count] == 0,
-        data[(base + start)..<(base + start + wanted.count)].elementsEqual(wanted)
+    let tableEnd = min(table.offset &+ table.size, data.count)
+    for offset in stride(from: table.offset, to: tableEnd - 23, by: table.entrySize) {
+      guard data[offset + 4] & 0xF == 2 else { continue }  // STT_FUNC
+      guard let nameAt = Self.integer(in: data, at: offset, size: 4) else { continue }
+      let start = strings.offset &+ Int(nameAt)
+      guard start >= 0, start + wanted.count < min(strings.offset &+ strings.size, data.count),
+        data[start + wanted.count] == 0,
+        UnsafeRawBufferPointer(rebasing: data[start..<(start + wanted.count)]).elementsEqual(wanted)
       else { continue }
-      var value: UInt64 = 0
-      for index in (0..<8).reversed() { value = value << 8 | UInt64(data[base + offset + 8 + index]) }
-      return value
+      return Self.integer(in: data, at: offset + 8, size: 8)
     }
     return nil
   }

@@ -30,8 +30,7 @@ public enum ReducerSpecCommand {
   public static func main(features: [Feature]) async -> Never {
     // One engine serves everything a process does: a worker's runs and recordings, the
     // command's authoring subcommands and `--list`.
-    let engine = SpecEngine(features: features)
-    await main(engine: engine, scenarioEngine: { engine })
+    await main(makeEngine: { SpecEngine(features: features) }, scenarioEngine: { $0 })
   }
 
   /// ``main(features:)`` with another engine for runs: for the tests of the worker pool,
@@ -41,32 +40,39 @@ public enum ReducerSpecCommand {
   public static func main(features: [Feature], scenarioEngine: @escaping @MainActor () -> any ScenarioEngine)
     async -> Never
   {
-    await main(engine: SpecEngine(features: features), scenarioEngine: scenarioEngine)
+    await main(makeEngine: { SpecEngine(features: features) }, scenarioEngine: { _ in scenarioEngine() })
   }
 
   /// Serves as a worker (started with ``workerArgument``) or runs the command line.
   ///
   /// - Parameters:
-  ///   - engine: The features' engine: `record` requests and the authoring subcommands.
-  ///   - scenarioEngine: Makes the engine of runs.
+  ///   - makeEngine: Makes the features' engine: `record` requests and the authoring
+  ///     subcommands. Not for `--version`, which needs no features.
+  ///   - scenarioEngine: Makes the engine of runs, given the features' engine.
   @MainActor
-  private static func main(engine: SpecEngine, scenarioEngine: @escaping @MainActor () -> any ScenarioEngine)
-    async -> Never
-  {
+  private static func main(
+    makeEngine: () -> SpecEngine, scenarioEngine: @escaping @MainActor (SpecEngine) -> any ScenarioEngine
+  ) async -> Never {
     let arguments = Array(CommandLine.arguments.dropFirst())
     // An executable built for code coverage writes its profile where `LLVM_PROFILE_FILE`
     // says (as `coverage --code` tells its workers), and else nowhere: not a
-    // `default.profraw` in the user's directory from every command and worker.
-    if ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"] == nil,
-      ProfileRuntime.isInstrumented(executable: currentExecutable()) == true
-    {
+    // `default.profraw` in the user's directory from every command and worker. (`getenv`:
+    // `ProcessInfo`'s `environment` builds a dictionary of every variable.)
+    if getenv("LLVM_PROFILE_FILE") == nil, ProfileRuntime.isInstrumented(executable: currentExecutable()) == true {
       ProfileRuntime.redirectOwnProfile(to: "/dev/null")
     }
+    // Before the engine, which indexes every feature's actions and state: 0.6 M instructions
+    // that `--version` does not need (`run(arguments:in:)` answers it the same way).
+    if arguments == ["--version"] {
+      writeOutput(version + "\n")
+      exit(0)
+    }
+    let engine = makeEngine()
     if arguments.first == workerArgument {
-      exit(await WorkerMain.serve(engine: scenarioEngine(), recorder: engine))
+      exit(await WorkerMain.serve(engine: scenarioEngine(engine), recorder: engine))
     }
     let context = CommandContext(
-      engine: engine, makeScenarioEngine: scenarioEngine,
+      engine: engine, makeScenarioEngine: { scenarioEngine(engine) },
       environment: ProcessInfo.processInfo.environment, isTerminal: isatty(1) == 1, output: writeOutput,
       errorOutput: writeError)
     exit(await run(arguments: arguments, in: context))

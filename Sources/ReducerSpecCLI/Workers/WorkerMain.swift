@@ -50,7 +50,7 @@ enum WorkerMain {
     // timeout's kill, which write nothing, loses only the batch it ended. (After every
     // scenario would cost about 15 ms each: the profile of a debug build is megabytes.)
     let writesProfileAsItGoes =
-      ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"]?.contains("%m") == true
+      getenv("LLVM_PROFILE_FILE").map { String(cString: $0).contains("%m") } == true
       && ProfileRuntime.isInstrumented(executable: ReducerSpecCommand.currentExecutable()) == true
     /// Ends a request's share of standard error, then answers it.
     func answer(_ message: WorkerMessage) {
