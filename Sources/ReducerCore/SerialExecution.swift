@@ -78,7 +78,8 @@ final class IdleWaiter: @unchecked Sendable {
   /// Keeps the suspended task's continuation, and queues the first of `turns` turns.
   func start(_ continuation: UnsafeContinuation<Void, Never>, turns: Int) {
     self.continuation = continuation
-    turn(remaining: turns)
+    remainingTurns = turns
+    queueTurn()
   }
 
   /// Resumes the task, once.
@@ -93,12 +94,12 @@ final class IdleWaiter: @unchecked Sendable {
   /// after every job of an effect queued before it. It is queued with `dispatch_async_f`
   /// (``reducer_spec_main_queue_async``), the waiter as its context: a block from
   /// `DispatchQueue.main.async` costs two allocations a turn.
-  private func turn(remaining: Int) {
-    remainingTurns = remaining
+  private func queueTurn() {
     reducer_spec_main_queue_async(Unmanaged.passRetained(self).toOpaque()) { context in
       let waiter = Unmanaged<IdleWaiter>.fromOpaque(context!).takeRetainedValue()
       guard waiter.continuation != nil else { return }
-      if waiter.remainingTurns <= 1 { waiter.resume() } else { waiter.turn(remaining: waiter.remainingTurns - 1) }
+      waiter.remainingTurns -= 1
+      if waiter.remainingTurns <= 0 { waiter.resume() } else { waiter.queueTurn() }
     }
   }
 }
