@@ -65,31 +65,34 @@ public struct Effect<Action>: Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    withEscapedDependencies { dependencies in
-      Self(
-        .run(priority) { send in
-          await dependencies.yield {
-            do {
-              try await operation(send)
-            } catch is CancellationError {
-              return
-            } catch {
-              guard let handler else {
-                reportIssue(
-                  """
-                  An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error: \(error)
+    // The dependencies of now, restored in the task as one task-local value: what
+    // `withEscapedDependencies` and its `yield` do, without their two layers of generic
+    // async calls (and, in debug builds of Dependencies, two more task-local values), which
+    // every step with an effect went through.
+    let dependencies = DependencyValues._current
+    return Self(
+      .run(priority) { send in
+        await DependencyValues.$_current.withValue(dependencies) {
+          do {
+            try await operation(send)
+          } catch is CancellationError {
+            return
+          } catch {
+            guard let handler else {
+              reportIssue(
+                """
+                An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error: \(error)
 
-                  Handle every error other than cancellation in the operation (with "do" and \
-                  "catch") or with the "catch" parameter of "Effect.run".
-                  """,
-                  fileID: fileID, filePath: filePath, line: line, column: column)
-                return
-              }
-              await handler(error, send)
+                Handle every error other than cancellation in the operation (with "do" and \
+                "catch") or with the "catch" parameter of "Effect.run".
+                """,
+                fileID: fileID, filePath: filePath, line: line, column: column)
+              return
             }
+            await handler(error, send)
           }
-        })
-    }
+        }
+      })
   }
 
   /// Runs effects at the same time.

@@ -108,6 +108,39 @@ import Testing
     #expect(issues.isEmpty)
   }
 
+  /// An `Effect.run` keeps the dependencies of the moment the reducer made it: an override
+  /// scoped to the reducer (as a parent gives a child) reaches the effect's operation, which
+  /// runs later in a task of its own, and the store's own value does not.
+  @Test func anEffectRunsWithTheDependenciesItWasMadeWith() async {
+    struct Child: Reducer {
+      @Dependency(\.uuid) var uuid
+      func reduce(into state: inout [UUID], action: UUID?) -> Effect<UUID?> {
+        if let id = action {
+          state.append(id)
+          return .none
+        }
+        return .run { send in
+          @Dependency(\.uuid) var uuid
+          await Task.yield()
+          await send(uuid())
+        }
+      }
+    }
+    struct Parent: Reducer {
+      func reduce(into state: inout [UUID], action: UUID?) -> Effect<UUID?> {
+        withDependencies { $0.uuid = .constant(UUID(7)) } operation: { Child().reduce(into: &state, action: action) }
+      }
+    }
+    let issues = await collectIssues {
+      let store = TestStore(initialState: [UUID]()) { Parent() } withDependencies: {
+        $0.uuid = .constant(UUID(1))
+      }
+      await store.send(nil)
+      await store.receive(UUID(7)) { $0 = [UUID(7)] }
+    }
+    #expect(issues.isEmpty, "\(issues.map(\.message))")
+  }
+
   @Test func droppingTheStoreEndsTheTest() async {
     var line: UInt = 0
     let issues = await collectIssues {
