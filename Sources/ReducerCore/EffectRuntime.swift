@@ -191,15 +191,15 @@ final class EffectRuntime<Action> {
       if cancelInFlight { cancel(id: id) }
       if inner.isSynchronous { return start(inner, origin: origin) }
       let piece = makePiece(origin: origin, parent: nil, cancelID: id)
-      launch(piece, priority: nil) { await self.run(inner, in: piece) }
+      launch(piece, priority: nil, running: inner)
       return [piece]
     case .run(let priority, _):
       let piece = makePiece(origin: origin, parent: nil, cancelID: nil)
-      launch(piece, priority: priority) { await self.run(effect, in: piece) }
+      launch(piece, priority: priority, running: effect)
       return [piece]
     case .concatenate:
       let piece = makePiece(origin: origin, parent: nil, cancelID: nil)
-      launch(piece, priority: nil) { await self.run(effect, in: piece) }
+      launch(piece, priority: nil, running: effect)
       return [piece]
     }
   }
@@ -278,14 +278,16 @@ final class EffectRuntime<Action> {
     return piece
   }
 
-  private func launch(_ piece: Running, priority: TaskPriority?, _ body: @escaping @MainActor () async -> Void) {
+  /// Starts the task of a piece, which runs `effect` in it (``run(_:in:)``), then finishes
+  /// the piece.
+  private func launch(_ piece: Running, priority: TaskPriority?, running effect: Effect<Action>) {
     EffectTasks.started()
     // The task starts with the store's dependencies as its task-local values. Set directly,
     // as the test store's `reduce` does: `withDependencies` pushes two more task-local values
     // around it, which the task would copy as well.
     piece.task = DependencyValues.$_current.withValue(dependencies()) {
       startTask(priority: priority) {
-        await body()
+        await self.run(effect, in: piece)
         self.finish(piece)
         EffectTasks.ended()
       }
@@ -335,7 +337,7 @@ final class EffectRuntime<Action> {
       var children: [Running] = []
       for effect in effects {
         let child = makePiece(origin: piece.origin, parent: piece, cancelID: nil)
-        launch(child, priority: nil) { await self.run(effect, in: child) }
+        launch(child, priority: nil, running: effect)
         children.append(child)
       }
       await waitForAll(children)
@@ -351,7 +353,7 @@ final class EffectRuntime<Action> {
         return
       }
       let child = makePiece(origin: piece.origin, parent: piece, cancelID: id)
-      launch(child, priority: nil) { await self.run(inner, in: child) }
+      launch(child, priority: nil, running: inner)
       await waitForAll([child])
     }
   }
