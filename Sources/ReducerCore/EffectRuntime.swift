@@ -1,5 +1,4 @@
 import ConcurrencyExtras
-import Dependencies
 import Foundation
 import IssueReporting
 
@@ -145,8 +144,6 @@ final class EffectRuntime<Action> {
 
   /// Hands an action sent by an effect to the store.
   var deliver: (Action, EffectOrigin) -> Void = { _, _ in }
-  /// The dependencies that effects' tasks start with.
-  var dependencies: () -> DependencyValues = { DependencyValues._current }
   /// Whether effects' tasks run their nonisolated code on the main queue
   /// (``MainQueueTaskExecutor``): a test store's do.
   var runsOnMainQueue = false
@@ -282,15 +279,10 @@ final class EffectRuntime<Action> {
   /// the piece.
   private func launch(_ piece: Running, priority: TaskPriority?, running effect: Effect<Action>) {
     EffectTasks.started()
-    // The task starts with the store's dependencies as its task-local values. Set directly,
-    // as the test store's `reduce` does: `withDependencies` pushes two more task-local values
-    // around it, which the task would copy as well.
-    piece.task = DependencyValues.$_current.withValue(dependencies()) {
-      startTask(priority: priority) {
-        await self.run(effect, in: piece)
-        self.finish(piece)
-        EffectTasks.ended()
-      }
+    piece.task = startTask(priority: priority) {
+      await self.run(effect, in: piece)
+      self.finish(piece)
+      EffectTasks.ended()
     }
   }
 

@@ -32,7 +32,6 @@ public final class Store<State, Action> {
     let (state, reducer) = withDependencies({ $0 = values }) { (initialState(), reducer()) }
     self.state = state
     self.reducer = reducer.reduce(into:action:)
-    runtime.dependencies = { [unowned self] in self.dependencies }
     runtime.deliver = { [unowned self] action, _ in self.send(action) }
   }
 

@@ -123,7 +123,6 @@ public final class TestStore<State: Equatable, Action> {
     self.usesSerialExecutor = true
     SerialExecutorLease.acquire()
     runtime.runsOnMainQueue = true
-    runtime.dependencies = { [unowned self] in self.dependencies }
     runtime.deliver = { [unowned self] action, origin in self.receive(action, origin: origin) }
   }
 
