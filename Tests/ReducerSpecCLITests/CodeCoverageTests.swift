@@ -507,7 +507,22 @@ import Testing
       """
     let program = try await Self.build([("ProfileRuntime.swift", runtime), ("main.swift", main)], into: directory)
     #if os(Linux)
-      #expect(ELFFile(path: program)?.functionAddress("__llvm_profile_set_filename") != nil)
+      let elf = try #require(ELFFile(path: program))
+      #expect(elf.functionAddress("__llvm_profile_set_filename") != nil)
+      // The same file with its symbols' string table said to start so near the largest
+      // integer that the first function's name ends past it: no name is found, and nothing
+      // overflows.
+      var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: program)))
+      func word(_ at: Int, _ size: Int) -> Int { (0..<size).reversed().reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+      let symbols = try #require(elf.sections.first { $0.type == 2 })
+      let firstFunction = try #require(
+        stride(from: symbols.offset, to: symbols.offset + symbols.size, by: symbols.entrySize).first { bytes[$0 + 4] & 0xF == 2 })
+      let stringsAt = Int.max - word(firstFunction, 4) - 5
+      let stringsHeader = word(0x28, 8) + symbols.link * word(0x3A, 2)
+      for index in 0..<8 { bytes[stringsHeader + 24 + index] = UInt8(truncatingIfNeeded: stringsAt >> (8 * index)) }
+      let hostile = directory + "/hostile"
+      try Data(bytes).write(to: URL(fileURLWithPath: hostile))
+      #expect(ELFFile(path: hostile)?.functionAddress("__llvm_profile_set_filename") == nil)
     #endif
     let environment = ["LLVM_PROFILE_FILE": directory + "/started.profraw"]
     let redirected = try CodeCoverage.runTool(program, [directory + "/redirected.profraw"], environment: environment)

@@ -203,11 +203,14 @@ struct ELFFile {
     let strings = sections[table.link]
     let wanted = Array(name.utf8)
     let tableEnd = min(table.offset &+ table.size, data.count)
+    // Where the names may be read: the string table, within the file. Its offset and size
+    // are the file's word, so they are added with `&+` and checked, never trusted.
+    let stringsEnd = min(strings.offset &+ strings.size, data.count)
     for offset in stride(from: table.offset, to: tableEnd - 23, by: table.entrySize) {
       guard data[offset + 4] & 0xF == 2 else { continue }  // STT_FUNC
       guard let nameAt = Self.integer(in: data, at: offset, size: 4) else { continue }
       let start = strings.offset &+ Int(nameAt)
-      guard start >= 0, start + wanted.count < min(strings.offset &+ strings.size, data.count),
+      guard start >= 0, start < stringsEnd - wanted.count,
         data[start + wanted.count] == 0,
         UnsafeRawBufferPointer(rebasing: data[start..<(start + wanted.count)]).elementsEqual(wanted)
       else { continue }
