@@ -188,18 +188,42 @@ import Testing
   @Test func theMemoKeepsADefaultStatesEncodingAndAgreesWithApplyingEveryTime() throws {
     let memo = DecodeMemo()
     let decoder = YAMLDecoder()
+    func value(_ text: String) throws -> SpecValue {
+      let tape = try YAMLParser().parseDocument(bytes: Array(text.utf8), path: "spec.yaml").tape
+      return SpecValue(tape, tape.root)
+    }
     func assignments(_ text: String) throws -> [StateAssignment] {
       try StateAssignment.parse(YAMLParser.parse(text, path: "spec.yaml"))
     }
     // The same default (the same bytes) twice, then defaults with other lists, then the first again.
     let starts = [Board(), Board(), Board(count: 3), Board(names: ["a"]), Board(names: ["b"]), Board()]
+    // Some fields, then every field (in the encoding's order and in another), which is
+    // decoded from the tape without the default's encoding.
+    let texts = ["count: 7", "names: [x, y]", "count: 1\nnames: []", "names: [z]\ncount: 2", "{}"]
     for start in starts {
-      for text in ["count: 7", "names: [x, y]", "count: 1\nnames: []"] {
+      for text in texts {
         let expected = try StateAssignment.apply(assignments(text), to: start, decoder: decoder)
-        #expect(try memo.initialState(assignments(text), to: start, decoder: decoder) == expected)
+        #expect(try memo.initialState(value(text), to: start, decoder: decoder) == expected)
       }
     }
-    #expect(try memo.initialState([], to: Board(count: 5), decoder: decoder) == Board(count: 5))
-    #expect(throws: YAMLError.self) { try memo.initialState(assignments("count: many"), to: Board(), decoder: decoder) }
+  }
+
+  /// A mapping that sets every field but does not decode fails as applying it fails: at the
+  /// assignment, with the same message.
+  @Test func anInitialStateThatSetsEveryFieldFailsAtTheAssignmentThatDoesNotDecode() throws {
+    let memo = DecodeMemo()
+    let decoder = YAMLDecoder()
+    for text in ["count: many", "count: many\nnames: []", "names: [x]\ncount: [1]"] {
+      let tape = try YAMLParser().parseDocument(bytes: Array(text.utf8), path: "spec.yaml").tape
+      let applying = #expect(throws: YAMLError.self) {
+        try StateAssignment.apply(
+          StateAssignment.parse(YAMLParser.parse(text, path: "spec.yaml")), to: Board(), decoder: decoder)
+      }
+      let fromMemo = #expect(throws: YAMLError.self) {
+        try memo.initialState(SpecValue(tape, tape.root), to: Board(), decoder: decoder)
+      }
+      #expect(fromMemo?.description == applying?.description)
+      #expect(fromMemo?.location == applying?.location)
+    }
   }
 }

@@ -216,8 +216,9 @@ final class DecodeMemo {
     return result
   }
 
-  /// A scenario's initial state: `state` with the assignments applied (as
-  /// ``StateAssignment/apply(_:to:decoder:)`` does), decoded in the memo's buffers. The
+  /// A scenario's initial state: `state` with the assignments of `value` (an `initialState:`
+  /// mapping on its file's tape, its paths parsed once by ``paths(of:)``) applied, as
+  /// ``StateAssignment/apply(_:to:decoder:)`` does, decoded in the memo's buffers. The
   /// encoding of the state assignments start from is kept, with that state: scenarios start
   /// from their feature's default state, and a default state made again is, nearly always,
   /// the same bytes (a state of numbers, flags, empty collections), so it is not encoded
@@ -225,9 +226,10 @@ final class DecodeMemo {
   /// Keeping the state keeps its storage, so that no other value can take its place at the
   /// same address; as elsewhere in the runner, a state is taken to be a value.
   func initialState<State: Codable & Equatable>(
-    _ assignments: [StateAssignment], to state: State, decoder: YAMLDecoder
+    _ value: SpecValue, to state: State, decoder: YAMLDecoder
   ) throws -> State {
-    guard !assignments.isEmpty else { return state }
+    let paths = try paths(of: value)
+    guard !paths.isEmpty else { return state }
     let encoded: YAMLNode
     if let kept = keptEncoding, let keptState = kept.state as? State,
       StateCheck<State>.isSameValue(keptState, state)
@@ -237,8 +239,33 @@ final class DecodeMemo {
       encoded = try YAMLEncoder().encode(state)
       keptEncoding = (state, encoded)
     }
-    let assigned = try StateAssignment.apply(assignments, to: encoded)
+    // Assignments that replace every field of the encoding, and only those, leave nothing
+    // of it: the state is the mapping as written, decoded from the file's tape. (Decoding
+    // does not depend on the order of a mapping's keys.) Should it fail, the plain way
+    // below says why, at the assignment that caused it.
+    if Self.replacesEveryField(paths, of: encoded),
+      let whole = try? decoder.decode(State.self, from: value.document, reusing: scratch)
+    {
+      return whole
+    }
+    let assigned = try StateAssignment.apply(StateAssignment.onTape(value, paths: paths), to: encoded)
     return try decoder.decode(State.self, from: YAMLDocument(assigned), reusing: scratch)
+  }
+
+  /// Whether `paths` are each a field of the mapping `encoded` (not an enum case's), one
+  /// path for each of its fields.
+  private static func replacesEveryField(_ paths: [StatePath], of encoded: YAMLNode) -> Bool {
+    guard !encoded.isEnumCase, case .mapping(let mapping) = encoded.content, mapping.count == paths.count else {
+      return false
+    }
+    var seen = [Bool](repeating: false, count: mapping.count)
+    for path in paths {
+      guard path.components.count == 1, case .field(let name) = path.components[0],
+        let position = mapping.position(of: name), !seen[position]
+      else { return false }
+      seen[position] = true
+    }
+    return true
   }
 
   /// The state whose encoding ``initialState(_:to:decoder:)`` keeps, and that encoding.

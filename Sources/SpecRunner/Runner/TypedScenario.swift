@@ -96,12 +96,8 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
 
     // The state: the feature's default, then the file's assignments, then the scenario's.
     var state = initialState()
-    for node in [spec.initialState, scenario.initialState].compactMap({ $0 }) {
-      if let assignments = attempt({ try StateAssignment.parse(node) }),
-        let assigned = attempt({ try memo.initialState(assignments, to: state, decoder: decoder) })
-      {
-        state = assigned
-      }
+    for value in [spec.initialState, scenario.initialState].compactMap({ $0 }) {
+      if let assigned = attempt({ try memo.initialState(value, to: state, decoder: decoder) }) { state = assigned }
     }
 
     // The stubs: the file's, with the scenario's over them, key by key.

@@ -12,8 +12,8 @@ struct SpecFile: Sendable {
   var featureNode: YAMLNode
   var description: String?
   var tags: [String]
-  /// The file's `initialState:` mapping of assignments.
-  var initialState: YAMLNode?
+  /// The file's `initialState:` mapping of assignments, on the file's tape.
+  var initialState: SpecValue?
   var dependencies: [StubEntry]
   var scenarios: [ScenarioSpec]
 }
@@ -39,7 +39,8 @@ package struct ScenarioSpec: Sendable {
   package var exhaustivity: Exhaustivity
   /// Whether the scenario starts exhaustive.
   package var isExhaustive: Bool { exhaustivity == .on }
-  var initialState: YAMLNode?
+  /// The scenario's `initialState:` mapping of assignments, on the file's tape.
+  var initialState: SpecValue?
   var dependencies: [StubEntry]
   package var steps: [StepSpec]
 }

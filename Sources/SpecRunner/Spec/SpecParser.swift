@@ -58,7 +58,7 @@ package struct SpecParser {
     }
     let description = t.lookup("description", in: root).flatMap { string(t, $0.value, for: "description") }
     let tags = t.lookup("tags", in: root).map { self.tags(t, $0.value) } ?? []
-    let initialState = t.lookup("initialState", in: root).flatMap { assignments(t, $0.value, for: "initialState") }
+    let initialState = t.lookup("initialState", in: root).flatMap { assignmentsValue(t, $0.value, for: "initialState") }
     let dependencies = t.lookup("dependencies", in: root).map { stubs(t, $0.value) } ?? []
 
     var scenarios: [ScenarioSpec] = []
@@ -179,7 +179,7 @@ package struct SpecParser {
       exhaustivity = value
     }
     _ = t.lookup("description", in: ref).flatMap { string(t, $0.value, for: "description") }
-    let initialState = t.lookup("initialState", in: ref).flatMap { assignments(t, $0.value, for: "initialState") }
+    let initialState = t.lookup("initialState", in: ref).flatMap { assignmentsValue(t, $0.value, for: "initialState") }
     let dependencies = t.lookup("dependencies", in: ref).map { stubs(t, $0.value) } ?? []
     var steps: [StepSpec] = []
     if let stepsRef = t.lookup("steps", in: ref)?.value {
