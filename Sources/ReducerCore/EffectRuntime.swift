@@ -151,7 +151,9 @@ final class EffectRuntime<Action> {
   /// (``MainQueueTaskExecutor``): a test store's do.
   var runsOnMainQueue = false
 
-  private(set) var inFlight: [Int: Running] = [:]
+  /// `@exclusivity(unchecked)`, as the test store's per-step properties: its accesses are on
+  /// the main actor, and none lasts across a call out.
+  @exclusivity(unchecked) private(set) var inFlight: [Int: Running] = [:]
   private var byCancelID: [AnyHashableSendable: [Int]] = [:]
   /// The tasks in ``letRun(turns:)``, resumed when the last effect finishes.
   private var idleWaiters: [IdleWaiter] = []

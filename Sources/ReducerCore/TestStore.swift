@@ -46,10 +46,16 @@ public final class TestStore<State: Equatable, Action> {
     var stackIDBefore: StackElementID
   }
 
+  // The properties read at every step are `@exclusivity(unchecked)`: every access to a
+  // class's `var` otherwise pays for a dynamic exclusivity check (a thread-local access set),
+  // several times a step. Their accesses never overlap: the store is isolated to the main
+  // actor, the reducer gets `state` inout but not the store, and effects start after the
+  // reducer returns and run in later jobs.
+
   /// Whether every change, action and effect must be asserted (`.on`, the default).
-  public var exhaustivity: Exhaustivity = .on
+  @exclusivity(unchecked) public var exhaustivity: Exhaustivity = .on
   /// How long `receive` and `finish` wait, by default.
-  public var timeout: Duration = .seconds(1)
+  @exclusivity(unchecked) public var timeout: Duration = .seconds(1)
   /// The dependencies that the reducer and the effects it starts from now on use.
   public var dependencies: DependencyValues {
     didSet { stackIDs = dependencies.stackElementID }
@@ -57,10 +63,10 @@ public final class TestStore<State: Equatable, Action> {
   /// `dependencies.stackElementID`, read again whenever `dependencies` changes: it is asked at
   /// every send, receive and state check, and a look-up in `DependencyValues` costs about
   /// 900 instructions.
-  private var stackIDs: StackElementIDGenerator
+  @exclusivity(unchecked) private var stackIDs: StackElementIDGenerator
 
   /// The state after every action processed so far.
-  public private(set) var state: State
+  @exclusivity(unchecked) public private(set) var state: State
 
   private let reducer: (inout State, Action) -> Effect<Action>
   private let runtime = EffectRuntime<Action>()
@@ -69,7 +75,7 @@ public final class TestStore<State: Equatable, Action> {
   }
   /// `received.count`, kept by `received`: the hot paths test it without asking for the
   /// generic metadata of `[Received]` that any use of the array asks for.
-  private var receivedCount = 0
+  @exclusivity(unchecked) private var receivedCount = 0
   private var isCompleted = false
   private let usesSerialExecutor: Bool
   /// The issue reporters of the task that made the store.
