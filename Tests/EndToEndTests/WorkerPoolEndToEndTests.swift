@@ -307,6 +307,39 @@ import Testing
     #expect(run.stderr.hasPrefix("── output while reading Tests/Fixtures/pool/basic/a.yaml ──\nloading Tests/Fixtures/pool/basic/a.yaml\n"))
   }
 
+  /// The command asks a worker with scenarios queued to read several files ahead of them;
+  /// the worker keeps each file's plan until its scenarios have run, and reads none twice.
+  /// (Each scenario takes a millisecond here, so that the worker has work queued.)
+  @Test func aWorkerThatReadsFilesAheadLoadsEachOnce() async throws {
+    let manager = FileManager.default
+    let directory = manager.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID().uuidString)")
+    try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? manager.removeItem(at: directory) }
+    let text = """
+      feature: MoreBasic
+      scenarios:
+        - name: passes
+          steps:
+            - send: first
+        - name: passes too
+          steps:
+            - send: first
+        - name: passes again
+          steps:
+            - send: first
+
+      """
+    let names = (10..<50).map { "spec-\($0).yaml" }
+    for name in names { try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+    let run = try await BuiltCommand.run(
+      ["--jobs", "1", "--no-record", directory.path],
+      environment: ["POOL_FIXTURE_LOG_LOADS": "1", "POOL_FIXTURE_SCENARIO_MICROSECONDS": "1000"])
+    #expect(run.status == 0)
+    #expect(run.output.hasSuffix("120 passed, 0 failed, 0 skipped\n"))
+    let loads = run.stderr.split(separator: "\n").filter { $0.hasPrefix("loading ") }
+    #expect(loads == names.map { "loading \(directory.path)/\($0)"[...] })
+  }
+
   @Test func aTrapWhileReadingAFileFailsOnlyThatFile() async throws {
     for jobs in ["1", "2"] {
       let run = try await BuiltCommand.run(["--jobs", jobs, "Tests/Fixtures/pool/load-trap"])

@@ -18,6 +18,9 @@
 // `trap-while-loading` makes the worker trap as it reads the file, and `hang-while-loading`
 // block there forever.
 //
+// With `POOL_FIXTURE_SCENARIO_MICROSECONDS` set, every scenario takes that long at its last
+// step (a worker with work queued, for the command to send it files to read ahead).
+//
 // With `POOL_FIXTURE_WORKER_START_DELAY` set to a number of seconds (or `forever`), each
 // worker writes a line to standard error and sleeps that long before it serves its first
 // request: a worker that starts slowly, or never.
@@ -99,6 +102,9 @@ final class FakeEngine: ScenarioEngine {
       onStep(step)
       guard index == scenario.steps.count - 1 else { continue }
       if words.contains("slow") { usleep(200_000) }
+      if let delay = ProcessInfo.processInfo.environment["POOL_FIXTURE_SCENARIO_MICROSECONDS"].flatMap(UInt32.init) {
+        usleep(delay)
+      }
       if words.contains("writes-stderr") {
         FileHandle.standardError.write(Data("a line on standard error from '\(scenario.planned.name)'\n".utf8))
       }

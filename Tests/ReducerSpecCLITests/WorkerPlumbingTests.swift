@@ -22,6 +22,15 @@ import Testing
     return text(line)
   }
 
+  /// A worker asked to read files ahead keeps them: its engine keeps a file's scenarios,
+  /// and the worker its plan, past the files it reads after it before they run (those read
+  /// ahead, and as many again for the batches of files read before them), or it would read
+  /// them again.
+  @Test func aWorkerKeepsMoreFilesThanItIsAskedToReadAhead() {
+    #expect(SpecEngine.cacheSize >= 2 * WorkerPool.readsAhead)
+    #expect(WorkerMain.keptPlans > SpecEngine.cacheSize)
+  }
+
   @Test func everyRequestIsOneCompactLineThatReadsBackTheSame() {
     let ids = [
       ScenarioID(file: "specs/counter.yaml", scenario: 2, row: 1), ScenarioID(file: #"specs/"q"\é.yaml"#, scenario: 3),

@@ -77,6 +77,12 @@ final class WorkerPool {
   nonisolated static let quotedErrorLines = 10
   /// The most scenarios a worker is sent at once.
   nonisolated static let maxBatch = 16
+  /// How many files a worker with scenarios queued is asked to read ahead of them. A worker
+  /// keeps more files than this (``SpecEngine/cacheSize``), so that it has a file's
+  /// scenarios still loaded when they come.
+  nonisolated static let readsAhead = 6
+  /// While a worker has this many scenarios or fewer queued, it is sent the next batch.
+  nonisolated static let runsAhead = 48
 
   private let configuration: Configuration
   /// How long after its start a request's worker is killed: the timeout and the grace.
@@ -377,6 +383,10 @@ final class WorkerPool {
         if stopping { return }
       }
     }
+    if case .run = mode {
+      dispatchRuns()
+      return
+    }
     for slot in slots where !slot.isDead && slot.process.output >= 0 {
       var requests: [UInt8] = []
       let now = clock.now
@@ -393,36 +403,75 @@ final class WorkerPool {
         }
         continue
       }
-      if case .check = mode {
-        while slot.tasks.count < Self.checkAhead, let file = takeFile() {
-          append(.check(file: file), .check(files[file]))
-        }
-        if !requests.isEmpty { _ = slot.process.send(requests) }
-        continue
+      // Checking.
+      while slot.tasks.count < Self.checkAhead, let file = takeFile() {
+        append(.check(file: file), .check(files[file]))
       }
-      // The next file to read goes first: the worker reads it while the command receives
-      // the results of the batch before, and has it loaded when its scenarios come.
-      // (Plain loops: a closure here would check that it runs on the main actor each call.)
-      var reads = 0
-      for task in slot.tasks where task.isRead { reads += 1 }
-      var batchesRead = 0
-      for batch in ready where batch.reader === slot { batchesRead += 1 }
-      if reads == 0, batchesRead < 2, let file = takeFile() {
-        append(.read(file: file), .plan(files[file]))
-        reads += 1
-      }
-      // The next batch goes while the worker still has some of the last one to run, so that
-      // it never waits for the command between batches; with --fail-fast, only once the
-      // last one ended.
-      let lowWater = configuration.stopAfterFailure ? 0 : Self.maxBatch / 2
-      if slot.tasks.count - reads <= lowWater, let batch = takeBatch(for: slot) {
+      if !requests.isEmpty { _ = slot.process.send(requests) }
+    }
+  }
+
+  /// Sends the workers of a run what they should read and run next.
+  ///
+  /// - The next file to read goes first: the worker reads it while the command receives the
+  ///   results of the batch before, and has it loaded when its scenarios come.
+  /// - The next batch goes while the worker still has some of the last one to run, so that it
+  ///   never waits for the command between batches; with --fail-fast, only once the last one
+  ///   ended.
+  /// - A worker with scenarios queued is also asked to read a few more files ahead (not with
+  ///   --fail-fast), a file a worker at a time, so that a small suite's files spread over the
+  ///   workers: with several milliseconds of work queued, the command naps while it works
+  ///   and takes in its answers many at a time (``napWhileWorkersAreBusy()``), instead of
+  ///   waking up for each scenario.
+  private func dispatchRuns() {
+    // (Plain loops: a closure here would check that it runs on the main actor each call.)
+    var live: [Slot] = []
+    for slot in slots where !slot.isDead && slot.process.output >= 0 { live.append(slot) }
+    let now = clock.now
+    var requests = [[UInt8]](repeating: [], count: live.count)
+    var reads = [Int](repeating: 0, count: live.count)
+    var batchesRead = [Int](repeating: 0, count: live.count)
+    func read(_ position: Int, _ file: Int) {
+      let slot = live[position]
+      slot.sent &+= 1
+      slot.tasks.append(Slot.Task(kind: .read(file: file), started: now, sequence: slot.sent))
+      requests[position] += WorkerRequest.plan(files[file]).line
+      reads[position] += 1
+    }
+    // At the end, one batch at a time: the last scenarios are shared out in small batches.
+    let lowWater = configuration.stopAfterFailure ? 0 : everyFileSent ? Self.maxBatch / 2 : Self.runsAhead
+    for position in live.indices {
+      let slot = live[position]
+      for task in slot.tasks where task.isRead { reads[position] += 1 }
+      for batch in ready where batch.reader === slot { batchesRead[position] += 1 }
+      if reads[position] == 0, batchesRead[position] < 2, let file = takeFile() { read(position, file) }
+      var batches = 0
+      while slot.tasks.count - reads[position] <= lowWater, batches == 0 || !everyFileSent,
+        let batch = takeBatch(for: slot)
+      {
         for index in batch {
           slot.sent &+= 1
           slot.tasks.append(Slot.Task(kind: .run(index: index), started: now, sequence: slot.sent))
         }
-        requests += WorkerRequest.run(batch.map { plan($0).id }, timeout: configuration.timeout.inSeconds).line
+        requests[position] += WorkerRequest.run(batch.map { plan($0).id }, timeout: configuration.timeout.inSeconds).line
+        batches += 1
       }
-      if !requests.isEmpty { _ = slot.process.send(requests) }  // A dead worker shows as the end of its output.
+    }
+    // Not with --fail-fast, which reads no more than it must before a failure stops the run.
+    var readAhead = !configuration.stopAfterFailure
+    while readAhead {
+      readAhead = false
+      for position in live.indices
+      where live[position].tasks.count > reads[position] && reads[position] < Self.readsAhead
+        && batchesRead[position] < Self.readsAhead
+      {
+        guard let file = takeFile() else { break }
+        read(position, file)
+        readAhead = true
+      }
+    }
+    for position in live.indices where !requests[position].isEmpty {
+      _ = live[position].process.send(requests[position])  // A dead worker shows as the end of its output.
     }
   }
 
@@ -865,3 +914,4 @@ extension Duration {
   /// The duration in seconds, as a `Double`.
   var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
+

@@ -16,9 +16,10 @@ public final class SpecEngine: ScenarioEngine {
   public let features: [String: Feature]
   private let featureNames: [String]
   /// The files read most recently, newest last: a worker runs a file's scenarios one after
-  /// another, so a few suffice, and memory stays flat however many files a run has.
+  /// another, a few files after it read them (the command asks it to read up to six files
+  /// ahead), so a dozen suffice, and memory stays flat however many files a run has.
   private var cache: [(path: String, compiled: Compiled)] = []
-  private static let cacheSize = 4
+  package nonisolated static let cacheSize = 12
   /// The actions and state paths decoded so far, for all the files this engine binds.
   private let memo = DecodeMemo()
 
