@@ -696,6 +696,15 @@ public final class TestStore<State: Equatable, Action> {
   /// The operation returns nothing and stores the effect: with `Effect<Action>` as the result
   /// type of the generic `withValue`, each call would ask for its generic metadata.
   private func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
+    Self.reduce(&state, action, with: reducer, dependencies: dependencies)
+  }
+
+  /// `nonisolated`: the operation, a closure, would otherwise check at every call that it
+  /// runs on the main actor.
+  private nonisolated static func reduce(
+    _ state: inout State, _ action: Action, with reducer: (inout State, Action) -> Effect<Action>,
+    dependencies: DependencyValues
+  ) -> Effect<Action> {
     var effect: Effect<Action>?
     DependencyValues.$_current.withValue(dependencies) {
       effect = reducer(&state, action)
