@@ -80,9 +80,9 @@ final class WorkerPool {
   /// How many files a worker with scenarios queued is asked to read ahead of them. A worker
   /// keeps more files than this (``SpecEngine/cacheSize``), so that it has a file's
   /// scenarios still loaded when they come.
-  nonisolated static let readsAhead = 6
+  nonisolated static let readsAhead = 4
   /// While a worker has this many scenarios or fewer queued, it is sent the next batch.
-  nonisolated static let runsAhead = 48
+  nonisolated static let runsAhead = 32
 
   private let configuration: Configuration
   /// How long after its start a request's worker is killed: the timeout and the grace.
@@ -465,7 +465,11 @@ final class WorkerPool {
       where live[position].tasks.count > reads[position] && reads[position] < Self.readsAhead
         && batchesRead[position] < Self.readsAhead
       {
-        guard let file = takeFile() else { break }
+        // Scenarios are selected in file order: while a file that another worker reads is
+        // not in, the files read after it wait unselected, and a worker that went on reading
+        // would have dropped the first of them (it keeps ``SpecEngine/cacheSize``) before
+        // their scenarios came.
+        guard nextFile - selectedFiles < Self.readsAhead * live.count, let file = takeFile() else { break }
         read(position, file)
         readAhead = true
       }
