@@ -16,7 +16,7 @@ public final class SpecEngine: ScenarioEngine {
   public let features: [String: Feature]
   private let featureNames: [String]
   /// The files read most recently, newest last: a worker runs a file's scenarios one after
-  /// another, a few files after it read them (the command asks it to read up to six files
+  /// another, a few files after it read them (the command asks it to read up to four files
   /// ahead), so a dozen suffice, and memory stays flat however many files a run has.
   private var cache: [(path: String, compiled: Compiled)] = []
   package nonisolated static let cacheSize = 12
