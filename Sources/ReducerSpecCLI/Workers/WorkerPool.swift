@@ -81,7 +81,8 @@ final class WorkerPool {
   /// keeps more files than this (``SpecEngine/cacheSize``), so that it has a file's
   /// scenarios still loaded when they come.
   nonisolated static let readsAhead = 4
-  /// While a worker has this many scenarios or fewer queued, it is sent the next batch.
+  /// While a worker has this many scenarios or fewer queued, it is sent the next batches (at
+  /// the end of a run, the next one).
   nonisolated static let runsAhead = 32
 
   private let configuration: Configuration
@@ -918,4 +919,3 @@ extension Duration {
   /// The duration in seconds, as a `Double`.
   var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
-
