@@ -137,7 +137,7 @@ enum WorkerMain {
   /// How many files' plans a worker keeps (see `serve`): more than the engine's cache, and
   /// more than the files a worker has in hand at once (those it was asked to read ahead,
   /// `WorkerPool.readsAhead`, and the batches of those it read before them).
-  static let keptPlans = 16
+  static let keptPlans = 40
 
   /// Ignores `SIGINT` (the parent alone handles Ctrl-C) and exits if the parent dies.
   private static func prepareProcess() {

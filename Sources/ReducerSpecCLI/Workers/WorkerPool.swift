@@ -80,10 +80,13 @@ final class WorkerPool {
   /// How many files a worker with scenarios queued is asked to read ahead of them. A worker
   /// keeps more files than this (``SpecEngine/cacheSize``), so that it has a file's
   /// scenarios still loaded when they come.
-  nonisolated static let readsAhead = 4
+  nonisolated static let readsAhead = 10
   /// While a worker has this many scenarios or fewer queued, it is sent the next batches (at
-  /// the end of a run, the next one).
-  nonisolated static let runsAhead = 32
+  /// the end of a run, the next one). With this much work in hand (about 12 ms of the
+  /// benchmark's scenarios, and the files read ahead), the command wakes about a third as
+  /// often as with 32 and 4 files ahead, and each wake-up takes a core from a worker when
+  /// every core runs one (Benchmarks/README.md, "Deeper queues").
+  nonisolated static let runsAhead = 80
 
   private let configuration: Configuration
   /// How long after its start a request's worker is killed: the timeout and the grace.

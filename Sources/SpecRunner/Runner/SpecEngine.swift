@@ -16,10 +16,11 @@ public final class SpecEngine: ScenarioEngine {
   public let features: [String: Feature]
   private let featureNames: [String]
   /// The files read most recently, newest last: a worker runs a file's scenarios one after
-  /// another, a few files after it read them (the command asks it to read up to four files
-  /// ahead), so a dozen suffice, and memory stays flat however many files a run has.
+  /// another, a few files after it read them (the command asks it to read up to ten files
+  /// ahead, and sends it up to 80 scenarios or so at once), so a few dozen suffice, and memory
+  /// stays flat however many files a run has.
   private var cache: [(path: String, compiled: Compiled)] = []
-  package nonisolated static let cacheSize = 12
+  package nonisolated static let cacheSize = 32
   /// The actions and state paths decoded so far, for all the files this engine binds.
   private let memo = DecodeMemo()
 
