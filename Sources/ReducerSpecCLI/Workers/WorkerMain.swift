@@ -134,10 +134,10 @@ enum WorkerMain {
     }
   }
 
-  /// How many files' plans a worker keeps (see `serve`): more than the engine's cache, and
-  /// more than the files a worker has in hand at once (those it was asked to read ahead,
+  /// How many files' plans a worker keeps (see `serve`): more than the engine's cache, which
+  /// is more than the files a worker has in hand at once (those it was asked to read ahead,
   /// `WorkerPool.readsAhead`, and the batches of those it read before them).
-  static let keptPlans = 40
+  static let keptPlans = SpecEngine.cacheSize + 8
 
   /// Ignores `SIGINT` (the parent alone handles Ctrl-C) and exits if the parent dies.
   private static func prepareProcess() {

@@ -17,8 +17,8 @@ public final class SpecEngine: ScenarioEngine {
   private let featureNames: [String]
   /// The files read most recently, newest last: a worker runs a file's scenarios one after
   /// another, a few files after it read them (the command asks it to read up to ten files
-  /// ahead, and sends it up to 80 scenarios or so at once), so a few dozen suffice, and memory
-  /// stays flat however many files a run has.
+  /// ahead, and keeps up to 80 or so of its scenarios queued), so a few dozen suffice, and
+  /// memory stays flat however many files a run has.
   private var cache: [(path: String, compiled: Compiled)] = []
   package nonisolated static let cacheSize = 32
   /// The actions and state paths decoded so far, for all the files this engine binds.
