@@ -503,5 +503,23 @@ final class RecordingReporter: RunReporter {
     buffer.appendLine(String(repeating: "y", count: 1 << 16))
     #expect(writes.count == 3)
     #expect(writes.last == String(repeating: "y", count: 1 << 16) + "\n")
+    // A line given as bytes goes between the others, in order.
+    buffer.appendLine("é")
+    Array("✓ ok".utf8).withUnsafeBufferPointer(buffer.appendLine(utf8:))
+    buffer.append("z")
+    buffer.flush()
+    #expect(writes.last == "é\n✓ ok\nz")
+  }
+
+  @Test func writesBytesWhereTheyAreTaken() {
+    var strings: [String] = []
+    var bytes: [[UInt8]] = []
+    let buffer = OutputBuffer(write: { strings.append($0) }, writeBytes: { bytes.append(Array($0)) })
+    buffer.appendLine("é")
+    Array("✓ ok".utf8).withUnsafeBufferPointer(buffer.appendLine(utf8:))
+    buffer.flush()
+    buffer.flush()
+    #expect(strings == [])
+    #expect(bytes == [Array("é\n✓ ok\n".utf8)])
   }
 }

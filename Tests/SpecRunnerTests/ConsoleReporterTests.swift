@@ -236,6 +236,26 @@ import Testing
     #expect(!lines.text.unicodeScalars.contains("\u{1B}"))
   }
 
+  @Test(arguments: [false, true])
+  func linesGivenAsBytesAreTheLinesGivenAsStrings(color: Bool) throws {
+    // The command takes a passing scenario's line as bytes; it must be the line the string
+    // sink gets, in its place among the others.
+    var odd = ReporterFixtures.passing
+    odd.name = "Zählt\nweiter ✓ \u{2028}bis 3"
+    odd.duration = 1234.5678
+    var run = ReporterFixtures.everyOutcome
+    run.suites[0].scenarios += [odd, ReporterFixtures.passing]
+    let expected = try output(run, color: color).lines
+    var lines: [String] = []
+    let reporter = ConsoleReporter(
+      color: color, isCheck: false, sink: { lines.append($0) },
+      lineBytes: { lines.append("bytes: " + String(decoding: $0, as: UTF8.self)) })
+    try run.replay(into: reporter)
+    #expect(lines.filter { $0.hasPrefix("bytes: ") }.count == 3)
+    #expect(lines.map { $0.hasPrefix("bytes: ") ? String($0.dropFirst(7)) : $0 } == expected)
+    #expect(expected.contains("  \(color ? green + "✓" + reset : "✓") Zählt weiter ✓  bis 3 (1234.568s)"))
+  }
+
   @Test func colorModesAreTheFlagsValues() {
     #expect(ColorMode.allCases.map(\.rawValue) == ["auto", "always", "never"])
   }

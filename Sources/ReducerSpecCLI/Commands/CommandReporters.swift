@@ -10,18 +10,20 @@ import SpecYAML
 ///
 /// - Parameters:
 ///   - writeLine: Where console and JSON reports write, a line at a time (without its line break).
+///   - writeLineBytes: The same place, for a line given as UTF-8 bytes (the console's
+///     lines for passing scenarios), if it takes them.
 ///   - isTerminal: Whether standard output is a terminal (for `--color auto`).
 @MainActor
 func makeReporters(
   _ settings: RunSettings, environment: [String: String], isTerminal: Bool,
-  writeLine: @escaping (String) -> Void
+  writeLine: @escaping (String) -> Void, writeLineBytes: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
 ) -> [any RunReporter] {
   let workingDirectory = FileManager.default.currentDirectoryPath
   var reporters: [any RunReporter] = []
   switch settings.format {
   case .console:
     let color = ConsoleReporter.shouldUseColor(mode: settings.color, isTerminal: isTerminal, environment: environment)
-    reporters.append(ConsoleReporter(color: color, sink: writeLine))
+    reporters.append(ConsoleReporter(color: color, isCheck: false, sink: writeLine, lineBytes: writeLineBytes))
   case .json:
     reporters.append(JSONLinesReporter(sink: writeLine))
   }

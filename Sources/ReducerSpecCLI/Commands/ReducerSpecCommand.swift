@@ -74,7 +74,7 @@ public enum ReducerSpecCommand {
     let context = CommandContext(
       engine: engine, makeScenarioEngine: { scenarioEngine(engine) },
       environment: ProcessInfo.processInfo.environment, isTerminal: isatty(1) == 1, output: writeOutput,
-      errorOutput: writeError)
+      errorOutput: writeError, outputBytes: { _ = writeAll(1, $0) })
     exit(await run(arguments: arguments, in: context))
   }
 

@@ -72,7 +72,7 @@ struct RunCommand: Subcommand {
       _ = FileManager.default.createFile(atPath: path, contents: nil)
     }
     let workerEnvironment = WorkerPool.Configuration.workerEnvironment(context.environment)
-    let output = OutputBuffer(write: context.output)
+    let output = OutputBuffer(write: context.output, writeBytes: context.outputBytes)
     defer { output.flush() }
     let worker = WorkerPool.Configuration(
       executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
@@ -80,7 +80,8 @@ struct RunCommand: Subcommand {
     /// A run with its own reporters (`--watch` makes one for each of its runs).
     func makeRun() -> SpecRun {
       var reporters = makeReporters(
-        settings, environment: context.environment, isTerminal: context.isTerminal, writeLine: output.appendLine)
+        settings, environment: context.environment, isTerminal: context.isTerminal, writeLine: output.appendLine,
+        writeLineBytes: output.appendLine(utf8:))
       if settings.writesRecord {
         // Merged into the record as it is when the run ends (for a watch's later runs, the
         // record that the runs before them wrote).

@@ -18,6 +18,10 @@ struct CommandContext {
   var output: (String) -> Void
   /// Writes text (with its line breaks) to standard error.
   var errorOutput: (String) -> Void
+  /// Writes UTF-8 bytes to standard output, as ``output`` writes a string's: a run's
+  /// reports, which wait as bytes in an `OutputBuffer`, go out without becoming a string.
+  /// `nil` (tests that read the output as strings): they go through ``output``.
+  var outputBytes: ((UnsafeRawBufferPointer) -> Void)? = nil
 }
 
 /// One subcommand of `reducer-spec`: ArgumentParser reads its options (its `--help`, its

@@ -8,29 +8,54 @@ import SpecYAML
 /// results instead of one per line.
 @MainActor
 final class OutputBuffer {
-  private var pending = ""
+  /// The text to write, as UTF-8: every line that goes in is a string's bytes or valid
+  /// UTF-8 (``appendLine(utf8:)``), so it reads back as the same text.
+  private var pending: [UInt8] = []
   private let write: (String) -> Void
+  private let writeBytes: ((UnsafeRawBufferPointer) -> Void)?
 
-  init(write: @escaping (String) -> Void) {
+  /// - Parameters:
+  ///   - write: Writes text out.
+  ///   - writeBytes: Writes UTF-8 bytes out, when the place takes them (standard output
+  ///     does): a burst is then never made into a string.
+  init(write: @escaping (String) -> Void, writeBytes: ((UnsafeRawBufferPointer) -> Void)? = nil) {
     self.write = write
+    self.writeBytes = writeBytes
   }
 
   func append(_ text: String) {
-    pending += text
-    if pending.utf8.count >= 1 << 16 { flush() }
+    var text = text
+    text.withUTF8 { pending.append(contentsOf: $0) }
+    flushIfLarge()
   }
 
-  /// Appends `line` and a line break (cheaper than appending the line with its break: that
-  /// is another string).
+  /// Appends `line` and a line break.
   func appendLine(_ line: String) {
-    pending += line
-    pending += "\n"
-    if pending.utf8.count >= 1 << 16 { flush() }
+    var line = line
+    line.withUTF8 { pending.append(contentsOf: $0) }
+    pending.append(UInt8(ascii: "\n"))
+    flushIfLarge()
+  }
+
+  /// Appends a line given as UTF-8 bytes (valid UTF-8, without its line break) and a line
+  /// break: the console's lines for passing scenarios come this way, never made into strings.
+  func appendLine(utf8 line: UnsafeBufferPointer<UInt8>) {
+    pending.append(contentsOf: line)
+    pending.append(UInt8(ascii: "\n"))
+    flushIfLarge()
   }
 
   func flush() {
     guard !pending.isEmpty else { return }
-    write(pending)
-    pending = ""
+    if let writeBytes {
+      pending.withUnsafeBytes(writeBytes)
+    } else {
+      write(String(decoding: pending, as: UTF8.self))
+    }
+    pending.removeAll(keepingCapacity: true)
+  }
+
+  private func flushIfLarge() {
+    if pending.count >= 1 << 16 { flush() }
   }
 }

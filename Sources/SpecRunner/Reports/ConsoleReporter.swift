@@ -33,6 +33,11 @@ import SpecYAML
 /// call it from one task at a time, as the runner does.
 public final class ConsoleReporter: RunReporter {
   private let sink: (String) -> Void
+  /// Takes a line as UTF-8 bytes (valid, without its line break), when the reporter was
+  /// given somewhere to put them: a passing scenario's line, most of a run's, is then made
+  /// in ``scratch`` and never becomes a string.
+  private let lineBytes: ((UnsafeBufferPointer<UInt8>) -> Void)?
+  private var scratch: [UInt8] = []
   private let style: Style
   /// The file whose header was printed last.
   private var currentFile: String?
@@ -48,8 +53,14 @@ public final class ConsoleReporter: RunReporter {
   /// With `isCheck` (`reducer-spec check`), a scenario that checked out prints no line, and
   /// the last line counts what was checked and its problems instead of outcomes. With
   /// `showsPasses` false (`reducer-spec coverage`), a scenario that passed prints no line.
-  package init(color: Bool, isCheck: Bool, showsPasses: Bool = true, sink: @escaping (String) -> Void) {
+  /// `lineBytes`, when given, receives the same lines as `sink` would, as UTF-8 bytes; the
+  /// two must put their lines in one stream, in the order they are called.
+  package init(
+    color: Bool, isCheck: Bool, showsPasses: Bool = true, sink: @escaping (String) -> Void,
+    lineBytes: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
+  ) {
     self.sink = sink
+    self.lineBytes = lineBytes
     self.style = Style(enabled: color)
     self.isCheck = isCheck
     self.showsPasses = showsPasses
@@ -59,6 +70,7 @@ public final class ConsoleReporter: RunReporter {
   private let showsPasses: Bool
   /// What a passing scenario's line starts with: ✓, coloured or not.
   private lazy var passPrefix = "  " + style.green("✓") + " "
+  private lazy var passPrefixBytes = Array(passPrefix.utf8)
 
   // MARK: - Events
 
@@ -76,7 +88,11 @@ public final class ConsoleReporter: RunReporter {
     let name = Self.oneLine(result.name)
     switch result.outcome {
     case .passed:
-      write(passLine(name: name, seconds: result.duration))
+      if let lineBytes {
+        writePassLine(name: name, seconds: result.duration, to: lineBytes)
+      } else {
+        write(passLine(name: name, seconds: result.duration))
+      }
     case .skipped:
       let reason = result.skipReason.map { ": \(Self.oneLine($0))" } ?? ""
       write("  " + style.yellow("- \(name) (skipped\(reason))"))
@@ -145,6 +161,27 @@ public final class ConsoleReporter: RunReporter {
     rest.append(UInt8(ascii: "s"))
     rest.append(UInt8(ascii: ")"))
     return passPrefix + String(decoding: rest, as: UTF8.self)
+  }
+
+  /// ``passLine(name:seconds:)`` as bytes, straight to `lineBytes`. The line ends in `)`: it
+  /// has no trailing whitespace to strip.
+  private func writePassLine(name: String, seconds: Double, to lineBytes: (UnsafeBufferPointer<UInt8>) -> Void) {
+    // Made in a local array (the scratch's storage, taken and given back): a property
+    // would be checked for exclusive access at every append.
+    var line: [UInt8] = []
+    swap(&line, &scratch)
+    line.removeAll(keepingCapacity: true)
+    line.append(contentsOf: passPrefixBytes)
+    var name = name
+    name.withUTF8 { line.append(contentsOf: $0) }
+    line.append(UInt8(ascii: " "))
+    line.append(UInt8(ascii: "("))
+    appendSeconds(seconds, to: &line)
+    line.append(UInt8(ascii: "s"))
+    line.append(UInt8(ascii: ")"))
+    line.withUnsafeBufferPointer(lineBytes)
+    swap(&line, &scratch)
+    hasWritten = true
   }
 
   private func startFile(_ file: String) {
