@@ -275,7 +275,96 @@ import Testing
       try LastRunRecord.write(merging: ran, into: path)
       let written = try Data(contentsOf: URL(fileURLWithPath: path))
       #expect(written == expected.encoded(), "round \(round)")
+      // The same run again changes nothing (a run that covers the whole record finds it
+      // already written, and leaves it).
+      try LastRunRecord.write(merging: ran, into: path)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written, "round \(round), again")
     }
+  }
+
+  /// A run in which nothing changed since the last one finds the record already as it
+  /// would write it: the file is left as it is (not replaced). Anything else that differs
+  /// is merged as always.
+  @Test func aRunThatChangedNothingLeavesTheRecordAsItIs() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent(".reducer-spec/last-run.json").path
+    let broken = SpecFileError(file: "specs/broken.yaml", location: FileLocation(file: "specs/broken.yaml", line: 1, column: 1), message: "bad")
+    let suites = [
+      SuiteResult(file: "specs/a.yaml", scenarios: [
+        result("specs/a.yaml", 0, "Typing \"42\"\t", .passed), result("specs/a.yaml", 1, "Rows", .failed, row: 0),
+        result("specs/a.yaml", 1, "Rows", .passed, row: 1),
+      ]),
+      SuiteResult(file: "specs/broken.yaml", errors: [broken]),
+      SuiteResult(file: "specs/é.yaml", scenarios: [result("specs/é.yaml", 0, "Skipped", .skipped)]),
+    ]
+    func ran(_ suites: [SuiteResult]) -> LastRunRecord.Ran {
+      let ran = LastRunRecord.Ran()
+      for suite in suites { ran.add(suite, name: suite.file) }
+      return ran
+    }
+    // A second name for the record's file: while it holds the file, a record written
+    // again (a new file renamed over the old) cannot get the old file's inode.
+    let link = directory.appendingPathComponent("link").path
+    func isTheLinkedFile() throws -> Bool {
+      func inode(_ path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+      }
+      return try inode(path) == inode(link)
+    }
+    try LastRunRecord.write(merging: ran(suites), into: path)
+    let written = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(written == (try LastRunRecord().merging(ran(suites))).encoded())
+    try FileManager.default.linkItem(atPath: path, toPath: link)
+    try LastRunRecord.write(merging: ran(suites), into: path)
+    #expect(try isTheLinkedFile())
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+    // The directory's .gitignore is still made when it is missing.
+    let ignore = directory.appendingPathComponent(".reducer-spec/.gitignore").path
+    try FileManager.default.removeItem(atPath: ignore)
+    try LastRunRecord.write(merging: ran(suites), into: path)
+    #expect(FileManager.default.fileExists(atPath: ignore))
+    #expect(try isTheLinkedFile())
+
+    // Each of these differs from the record: it is merged and written again.
+    var changed = suites
+    changed[0].scenarios[1].outcome = .passed
+    var fewer = suites
+    fewer[2].scenarios = []
+    var unordered = suites
+    unordered[0].scenarios.swapAt(1, 2)
+    var nowBroken = suites
+    nowBroken[2].errors = [broken]
+    var fixed = suites
+    fixed[1].errors = []
+    fixed[1].scenarios = [result("specs/broken.yaml", 0, "Now it reads", .passed)]
+    let runs = [
+      ("an outcome", changed), ("a file's scenarios", fewer), ("the order of a file's scenarios", unordered),
+      ("a file that cannot run", nowBroken), ("a file that runs again", fixed),
+      ("the order of the files", suites.reversed()), ("a file run twice", suites + [suites[2]]),
+    ]
+    func restore(_ bytes: Data) throws {
+      try bytes.write(to: URL(fileURLWithPath: path))
+      try FileManager.default.removeItem(atPath: link)
+      try FileManager.default.linkItem(atPath: path, toPath: link)
+    }
+    for (what, run) in runs {
+      try restore(written)
+      let record = try #require(try LastRunRecord.load(path: path))
+      let expected = try record.merging(ran(run))
+      try LastRunRecord.write(merging: ran(run), into: path)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected.encoded(), "\(what)")
+      #expect(try !isTheLinkedFile(), "\(what)")
+    }
+    // A record with the same entries but a comma after its last one (JSON that the record
+    // does not write) is written again, as it should be.
+    let text = String(decoding: written, as: UTF8.self)
+    let comma = text.replacingOccurrences(of: "\"skipped\"}\n  ]", with: "\"skipped\"},\n  ]")
+    #expect(comma != text)
+    try restore(Data(comma.utf8))
+    try LastRunRecord.write(merging: ran(suites), into: path)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+    #expect(try !isTheLinkedFile())
   }
 
   @Test func aLineThatDoesNotChangeIsKeptAsItIs() throws {

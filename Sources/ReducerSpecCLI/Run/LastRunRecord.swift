@@ -77,20 +77,37 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     /// The files that could not run, named as the record names them.
     private(set) var erroredFiles: Set<String> = []
 
+    /// Whether the files with entries came in path order, each once, and each file's
+    /// scenarios in order: then the spool's lines, as they are, are the entries of a record
+    /// of exactly this run (see ``isRecorded(by:)``).
+    private var isInRecordOrder = true
+    /// The last file that ``add(_:name:)`` added entries of.
+    private var lastFile: String?
+
     /// Gathers into `spool`: a temporary file of its own unless a test gives one.
     init(spool: SpoolFile = SpoolFile()) { self.spool = spool }
 
     /// Adds a file's results, naming it `name` (see ``LastRunRecord/fileName(_:in:)``).
     func add(_ suite: SuiteResult, name: String) {
       if !suite.scenarios.isEmpty {
+        if let lastFile, !(lastFile < name) { isInRecordOrder = false }
+        lastFile = name
         // Each entry's line as the record writes it, and a line feed (which a line never
         // holds: its strings escape control characters).
         var fileStart = JSONWriter()
         Entry.writeStart(file: name, to: &fileStart)
         var json = JSONWriter()
-        for scenario in suite.scenarios {
+        var lastPlace = (Int.min, Int.min)
+        // By index: `for … in` would copy each result to read four of its fields.
+        for index in suite.scenarios.indices {
+          let id = suite.scenarios[index].id
+          let place = (id.scenario, id.row ?? -1)
+          if place < lastPlace { isInRecordOrder = false }
+          lastPlace = place
           json.verbatim(fileStart.bytes[...])
-          Entry(scenario).writeRest(to: &json)
+          Entry.writeRest(
+            scenario: id.scenario, row: id.row, name: suite.scenarios[index].name,
+            outcome: suite.scenarios[index].outcome, to: &json)
           json.byte(UInt8(ascii: "\n"))
         }
         let start = spool.count
@@ -125,6 +142,52 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
 
     /// The entries of `file`, in the order they ran.
     func entries(of file: String) throws -> [Entry] { try lines(of: file).map(\.entry) }
+
+    /// Whether the record that `reader` reads, from its start, is already what merging
+    /// this run into it makes: its entries are the run's lines, byte for byte and in the
+    /// same order, and no file that could not run changes. That is a run of a suite in which
+    /// nothing changed since the last run; the record need not be read, nor written.
+    func isRecorded(by reader: inout RecordLineReader) throws -> Bool {
+      guard isInRecordOrder else { return false }
+      var isSame = true
+      var hadComma = true
+      try forEachLine { line in
+        // Every entry's line but the last ends with a comma.
+        guard hadComma, let (previous, comma) = reader.nextEntryLineBytes(), Self.equal(previous, line) else {
+          isSame = false
+          return false
+        }
+        hadComma = comma
+        return true
+      }
+      guard isSame, reader.nextEntryLineBytes() == nil, !hadComma || spool.count == 0,
+        let fileErrors = reader.fileErrors()
+      else { return false }
+      return fileErrors == LastRunRecord.mergedFileErrors(self, previous: fileErrors)
+    }
+
+    /// Hands each line of the spool (without its line feed) to `body`, in order, until it
+    /// returns `false`: a piece of the spool at a time.
+    private func forEachLine(_ body: (ArraySlice<UInt8>) throws -> Bool) throws {
+      var pending: [UInt8] = []
+      var goesOn = true
+      try spool.read { piece in
+        guard goesOn else { return }
+        pending += piece
+        var position = 0
+        while goesOn, let end = pending.lineFeed(from: position) {
+          goesOn = try body(pending[position..<end])
+          position = end + 1
+        }
+        pending.removeFirst(position)
+      }
+      if goesOn && !pending.isEmpty { throw SpoolFile.SpoolError(reason: "it ended early") }
+    }
+
+    private static func equal(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
+      a.count == b.count
+        && a.withUnsafeBytes { a in b.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+    }
   }
 
   /// The previous record's entries came out of file order: it is read whole and sorted.
@@ -234,7 +297,7 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
 
   /// The updated list of files that could not run: the record's (`previous`) that did not
   /// run now, and those of the run.
-  private static func mergedFileErrors(_ ran: Ran, previous: [String]) -> [String] {
+  fileprivate static func mergedFileErrors(_ ran: Ran, previous: [String]) -> [String] {
     let keptFiles = previous.filter { !ran.hasEntries(of: $0) }
     return Set(keptFiles).union(ran.erroredFiles).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
@@ -406,6 +469,14 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
         return mergedFileErrors(ran, previous: fileErrors)
       }
     }
+    // A run in which nothing changed leaves the record as it is: compared, not merged.
+    if var reader = RecordLineReader(path: path) {
+      defer { reader.close() }
+      if try ran.isRecorded(by: &reader) {
+        try writeIgnoreFile(besides: path)
+        return
+      }
+    }
     guard var reader = RecordLineReader(path: path) else {
       // No record (or one that cannot be opened, and so cannot be read): the run's own.
       try write(previous: { nil }, previousFileErrors: { [] })
@@ -426,13 +497,7 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
   /// Writes the text that `entries` makes (it adds the entries and returns the file errors)
   /// to `path`, atomically.
   private static func write(to path: String, entries: (inout Text) throws -> [String]) throws {
-    let directory = (path as NSString).deletingLastPathComponent
-    let ignore = (directory.isEmpty ? "" : directory + "/") + ".gitignore"
-    if !FileManager.default.fileExists(atPath: ignore) {
-      var file = try AtomicFile(path: ignore)
-      try file.write("# Written by reducer-spec: the record of the last run, not to be committed.\n*\n")
-      try file.commit()
-    }
+    try writeIgnoreFile(besides: path)
     var file = try AtomicFile(path: path)
     do {
       var text = Text { try file.write($0) }
@@ -442,6 +507,18 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     } catch {
       file.discard()
       throw error
+    }
+  }
+
+  /// Writes the `.gitignore` that ignores the files of the record's directory, unless
+  /// there is one.
+  private static func writeIgnoreFile(besides path: String) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    let ignore = (directory.isEmpty ? "" : directory + "/") + ".gitignore"
+    if !FileManager.default.fileExists(atPath: ignore) {
+      var file = try AtomicFile(path: ignore)
+      try file.write("# Written by reducer-spec: the record of the last run, not to be committed.\n*\n")
+      try file.commit()
     }
   }
 
