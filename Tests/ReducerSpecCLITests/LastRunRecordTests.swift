@@ -356,6 +356,26 @@ import Testing
       #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected.encoded(), "\(what)")
       #expect(try !isTheLinkedFile(), "\(what)")
     }
+    // A run whose lines wait in the spool in pieces (over a megabyte): a line cut in two
+    // by a piece's end compares whole.
+    var large = [
+      SuiteResult(
+        file: "specs/large.yaml",
+        scenarios: (0..<15_000).map { result("specs/large.yaml", $0, "Scenario \($0) of a large file", .passed) })
+    ]
+    try restore(Data())
+    try LastRunRecord.write(merging: ran(large), into: path)
+    let largeRecord = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(largeRecord.count > 1 << 20)
+    try restore(largeRecord)
+    try LastRunRecord.write(merging: ran(large), into: path)
+    #expect(try isTheLinkedFile())
+    large[0].scenarios[14_999].outcome = .failed
+    let expected = try #require(try LastRunRecord.load(path: path)).merging(ran(large))
+    try LastRunRecord.write(merging: ran(large), into: path)
+    #expect(try !isTheLinkedFile())
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected.encoded())
+
     // A record with the same entries but a comma after its last one (JSON that the record
     // does not write) is written again, as it should be.
     let text = String(decoding: written, as: UTF8.self)

@@ -169,17 +169,27 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     /// Hands each line of the spool (without its line feed) to `body`, in order, until it
     /// returns `false`: a piece of the spool at a time.
     private func forEachLine(_ body: (ArraySlice<UInt8>) throws -> Bool) throws {
+      // A line that a piece cuts in two waits in `pending` for its end in the next piece.
       var pending: [UInt8] = []
       var goesOn = true
       try spool.read { piece in
         guard goesOn else { return }
-        pending += piece
         var position = 0
-        while goesOn, let end = pending.lineFeed(from: position) {
-          goesOn = try body(pending[position..<end])
+        if !pending.isEmpty {
+          guard let end = piece.lineFeed(from: 0) else {
+            pending += piece
+            return
+          }
+          pending += piece[..<end]
+          goesOn = try body(pending[...])
+          pending = []
           position = end + 1
         }
-        pending.removeFirst(position)
+        while goesOn, let end = piece.lineFeed(from: position) {
+          goesOn = try body(piece[position..<end])
+          position = end + 1
+        }
+        if goesOn { pending = Array(piece[position...]) }
       }
       if goesOn && !pending.isEmpty { throw SpoolFile.SpoolError(reason: "it ended early") }
     }
