@@ -261,12 +261,23 @@ import Testing
       "1.0000000000000000000001", "123456789012345678901234567890", "1e999", "-1e999", "5e-324",
       "0.0000000000000000000001", "0.00000000000000000000001", "1E3", "+1",
     ]
+    // Short decimals that are read without `Double(_:)` (and texts like them that are not).
+    texts += [
+      "0.000131542", "1.31542e-05", "1.31542E-05", "1.5e+16", "1e22", "1e23", "1e-22", "1e-23", "999999999999999",
+      "9999999999999999", "0.1234567890123456", "00.5", "1.", ".5", "-.5", "1e", "1e+", "-", "1-2", "1.2.3", "1e5e5",
+      "-0.0", "0e999", "5e-1000", "123456789012345e-22", "1234567890123456e-22", "1.0e0001",
+    ]
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<2000 {
       let value = Double.random(in: 0..<2, using: &generator) * Double(Int.random(in: 1...1000, using: &generator))
       var json = JSONWriter()
       json.double(value)
       texts.append(String(decoding: json.bytes, as: UTF8.self))
+      // A duration as a worker measures it, from whole nanoseconds.
+      let duration = Duration.nanoseconds(Int64.random(in: 0...5_000_000_000, using: &generator))
+      var written = JSONWriter()
+      written.double(SpecEngine.seconds(duration))
+      texts.append(String(decoding: written.bytes, as: UTF8.self))
     }
     for text in texts {
       var cursor = JSONCursor(Array(text.utf8))
@@ -275,6 +286,18 @@ import Testing
       #expect(read?.bitPattern == expected?.bitPattern, "\(text)")
       #expect(cursor.offset == (expected == nil ? 0 : text.utf8.count), "\(text)")
     }
+  }
+
+  @Test func aDurationIsItsNanosecondsInSeconds() {
+    #expect(SpecEngine.seconds(.nanoseconds(131_542)) == Double("0.000131542"))
+    #expect(SpecEngine.seconds(.seconds(1) + .milliseconds(500)) == 1.5)
+    #expect(SpecEngine.seconds(.zero) == 0)
+    // Attoseconds below a nanosecond are below the clock's resolution: dropped.
+    #expect(SpecEngine.seconds(Duration(secondsComponent: 2, attosecondsComponent: 999)) == 2)
+    #expect(SpecEngine.seconds(.seconds(2_000_000)) == 2_000_000)
+    var json = JSONWriter()
+    json.double(SpecEngine.seconds(.nanoseconds(131_542)))
+    #expect(String(decoding: json.bytes, as: UTF8.self) == "0.000131542")
   }
 
   @Test func aLineThatIsNotExactlyAMessageIsNotRead() {
