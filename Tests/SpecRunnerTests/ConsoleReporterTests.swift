@@ -256,6 +256,29 @@ import Testing
     #expect(expected.contains("  \(color ? green + "✓" + reset : "✓") Zählt weiter ✓  bis 3 (1234.568s)"))
   }
 
+  @Test func aLineBreakAnywhereInANameBecomesASpace() throws {
+    // Names are checked eight bytes at a time: a break at every place of names of every
+    // length up to three words, and of every kind.
+    for breaker in ["\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"] {
+      for length in 1...24 {
+        for place in 0..<length {
+          var scenario = ReporterFixtures.passing
+          scenario.name = String(repeating: "a", count: place) + breaker + String(repeating: "b", count: length - place)
+          let run = RunResult(suites: [SuiteResult(file: ReporterFixtures.counterFile, scenarios: [scenario])], duration: 1)
+          let expected = "  ✓ " + String(repeating: "a", count: place) + " " + String(repeating: "b", count: length - place) + " (0.012s)"
+          #expect(try output(run).lines[1] == expected, "\(length) \(place) \(breaker.unicodeScalars.first!.value)")
+        }
+      }
+    }
+    // Names without a break stay as they are, whatever their bytes.
+    for name in ["Zählt weiter", "tab\there", "\u{7F}del", String(repeating: "é", count: 9)] {
+      var scenario = ReporterFixtures.passing
+      scenario.name = name
+      let run = RunResult(suites: [SuiteResult(file: ReporterFixtures.counterFile, scenarios: [scenario])], duration: 1)
+      #expect(try output(run).lines[1] == "  ✓ \(name) (0.012s)")
+    }
+  }
+
   @Test func colorModesAreTheFlagsValues() {
     #expect(ColorMode.allCases.map(\.rawValue) == ["auto", "always", "never"])
   }

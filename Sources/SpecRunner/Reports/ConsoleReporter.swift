@@ -216,11 +216,35 @@ public final class ConsoleReporter: RunReporter {
     // U+0085, U+2028 or U+2029.
     func isSuspect(_ byte: UInt8) -> Bool { (0x0A...0x0D).contains(byte) || byte == 0xC2 || byte == 0xE2 }
     let suspect =
-      text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isSuspect) }
+      text.utf8.withContiguousStorageIfAvailable { !hasNoControlOrNonASCIIByte($0) && $0.contains(where: isSuspect) }
       ?? text.utf8.contains(where: isSuspect)
     guard suspect else { return text }
     return text.lines.joined(separator: " ")
   }
+}
+
+/// Whether no byte is below 0x20 or at or above 0x80 (so none of a line break), eight
+/// bytes at a time: most names hold none, and a byte at a time cost some 500 instructions
+/// a name.
+private func hasNoControlOrNonASCIIByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  var index = 0
+  if let base = bytes.baseAddress {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while index + 8 <= bytes.count {
+      let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+      // A high bit set, or a byte below 0x20 (Bit Twiddling Hacks: "a byte less than n",
+      // exact when it finds none).
+      let below = (word &- ones &* 0x20) & ~word
+      if (word | below) & highs != 0 { return false }
+      index += 8
+    }
+  }
+  while index < bytes.count {
+    guard (0x20..<0x80).contains(bytes[index]) else { return false }
+    index += 1
+  }
+  return true
 }
 
 // MARK: - Colour
