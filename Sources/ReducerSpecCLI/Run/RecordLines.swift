@@ -203,17 +203,8 @@ struct RecordLineReader {
   /// The next entry's line (see ``EntryLine``); `nil` after the last one (or when the text
   /// is broken).
   mutating func nextEntryLine() -> EntryLine? {
-    guard case .entries = stage, !isBroken else { return nil }
-    guard let line = nextLine() else {
-      isBroken = true
-      return nil
-    }
-    if Self.isEndOfEntries(line) {
-      startFileErrors()
-      return nil
-    }
-    let end = line.last == UInt8(ascii: ",") ? line.endIndex - 1 : line.endIndex
-    guard Self.isIndentedEntry(line), let entry = EntryLine(bytes, (line.startIndex + 4)..<end, after: lastLine) else {
+    guard let (line, _) = nextEntryLineBytes() else { return nil }
+    guard let entry = EntryLine(bytes, line.startIndex..<line.endIndex, after: lastLine) else {
       isBroken = true
       return nil
     }

@@ -153,14 +153,19 @@ public final class ConsoleReporter: RunReporter {
   private func passLine(name: String, seconds: Double) -> String {
     var rest: [UInt8] = []
     rest.reserveCapacity(name.utf8.count + 20)
-    var name = name
-    name.withUTF8 { rest.append(contentsOf: $0) }
-    rest.append(UInt8(ascii: " "))
-    rest.append(UInt8(ascii: "("))
-    appendSeconds(seconds, to: &rest)
-    rest.append(UInt8(ascii: "s"))
-    rest.append(UInt8(ascii: ")"))
+    Self.appendPassLineRest(name: name, seconds: seconds, to: &rest)
     return passPrefix + String(decoding: rest, as: UTF8.self)
+  }
+
+  /// `NAME (0.012s)`: what follows the mark in a passing scenario's line.
+  private static func appendPassLineRest(name: String, seconds: Double, to bytes: inout [UInt8]) {
+    var name = name
+    name.withUTF8 { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(ascii: " "))
+    bytes.append(UInt8(ascii: "("))
+    appendSeconds(seconds, to: &bytes)
+    bytes.append(UInt8(ascii: "s"))
+    bytes.append(UInt8(ascii: ")"))
   }
 
   /// ``passLine(name:seconds:)`` as bytes, straight to `lineBytes`. The line ends in `)`: it
@@ -172,13 +177,7 @@ public final class ConsoleReporter: RunReporter {
     swap(&line, &scratch)
     line.removeAll(keepingCapacity: true)
     line.append(contentsOf: passPrefixBytes)
-    var name = name
-    name.withUTF8 { line.append(contentsOf: $0) }
-    line.append(UInt8(ascii: " "))
-    line.append(UInt8(ascii: "("))
-    appendSeconds(seconds, to: &line)
-    line.append(UInt8(ascii: "s"))
-    line.append(UInt8(ascii: ")"))
+    Self.appendPassLineRest(name: name, seconds: seconds, to: &line)
     line.withUnsafeBufferPointer(lineBytes)
     swap(&line, &scratch)
     hasWritten = true
