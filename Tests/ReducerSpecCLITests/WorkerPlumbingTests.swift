@@ -276,7 +276,7 @@ import Testing
       // A duration as a worker measures it, from whole nanoseconds.
       let duration = Duration.nanoseconds(Int64.random(in: 0...5_000_000_000, using: &generator))
       var written = JSONWriter()
-      written.double(SpecEngine.seconds(duration))
+      written.double(duration.inSeconds)
       texts.append(String(decoding: written.bytes, as: UTF8.self))
     }
     for text in texts {
@@ -289,14 +289,14 @@ import Testing
   }
 
   @Test func aDurationIsItsNanosecondsInSeconds() {
-    #expect(SpecEngine.seconds(.nanoseconds(131_542)) == Double("0.000131542"))
-    #expect(SpecEngine.seconds(.seconds(1) + .milliseconds(500)) == 1.5)
-    #expect(SpecEngine.seconds(.zero) == 0)
+    #expect(Duration.nanoseconds(131_542).inSeconds == Double("0.000131542"))
+    #expect((Duration.seconds(1) + .milliseconds(500)).inSeconds == 1.5)
+    #expect(Duration.zero.inSeconds == 0)
     // Attoseconds below a nanosecond are below the clock's resolution: dropped.
-    #expect(SpecEngine.seconds(Duration(secondsComponent: 2, attosecondsComponent: 999)) == 2)
-    #expect(SpecEngine.seconds(.seconds(2_000_000)) == 2_000_000)
+    #expect(Duration(secondsComponent: 2, attosecondsComponent: 999).inSeconds == 2)
+    #expect(Duration.seconds(2_000_000).inSeconds == 2_000_000)
     var json = JSONWriter()
-    json.double(SpecEngine.seconds(.nanoseconds(131_542)))
+    json.double(Duration.nanoseconds(131_542).inSeconds)
     #expect(String(decoding: json.bytes, as: UTF8.self) == "0.000131542")
   }
 

@@ -917,8 +917,3 @@ final class WorkerPool {
     }
   }
 }
-
-extension Duration {
-  /// The duration in seconds, as a `Double`.
-  var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

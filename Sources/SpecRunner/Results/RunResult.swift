@@ -264,3 +264,14 @@ extension FileLocation: Codable {
     try container.encode(column, forKey: .column)
   }
 }
+
+extension Duration {
+  /// The duration in seconds, from its whole nanoseconds (the clocks' resolution): the
+  /// nearest `Double` to a decimal of at most 15 digits, which a worker writes in few digits
+  /// and the command reads back in few instructions (`JSONCursor.number()`).
+  package var inSeconds: Double {
+    let (seconds, attoseconds) = components
+    guard abs(seconds) < 1_000_000 else { return Double(seconds) + Double(attoseconds) / 1e18 }
+    return Double(seconds * 1_000_000_000 + attoseconds / 1_000_000_000) / 1e9
+  }
+}

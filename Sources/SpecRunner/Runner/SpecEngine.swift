@@ -105,7 +105,7 @@ public final class SpecEngine: ScenarioEngine {
       await program.run(collector: collector, onStep: onStep)
     }
     let elapsed = ContinuousClock.now - start
-    result.duration = Self.seconds(elapsed)
+    result.duration = elapsed.inSeconds
     result.failures = collector.failures
     let notes = collector.notes
     result.notes = notes.isEmpty ? nil : notes
@@ -164,15 +164,6 @@ public final class SpecEngine: ScenarioEngine {
     let compiled = bind(Self.parse(path))
     remember(path, compiled)
     return compiled
-  }
-
-  /// A scenario's duration in seconds, from its whole nanoseconds (the clock's resolution):
-  /// the nearest `Double` to a decimal of at most 15 digits, which a worker writes and the
-  /// command reads back in few instructions (`JSONCursor.number()`).
-  nonisolated static func seconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    guard abs(seconds) < 1_000_000 else { return Double(seconds) + Double(attoseconds) / 1e18 }
-    return Double(seconds * 1_000_000_000 + attoseconds / 1_000_000_000) / 1e9
   }
 
   private func remember(_ path: String, _ compiled: Compiled) {
