@@ -44,16 +44,16 @@ public struct CommandRun {
   }
 
   /// Runs several commands at once, each as ``measure(_:output:directory:sampling:)`` runs
-  /// one, with its own output file, and waits for all of them. Each run's `seconds` counts
-  /// from just before the first was started until it ended: the longest is the wall time
-  /// of the lot.
-  public static func measureTogether(_ commands: [(arguments: [String], output: String)], directory: String? = nil)
+  /// one, with its own output file and working directory (`nil`: here), and waits for all of
+  /// them. Each run's `seconds` counts from just before the first was started until it ended:
+  /// the longest is the wall time of the lot.
+  public static func measureTogether(_ commands: [(arguments: [String], output: String, directory: String?)])
     -> [CommandRun]?
   {
     var start: UInt64?
     var pids: [pid_t] = []
     for command in commands {
-      guard let (pid, started) = spawn(command.arguments, output: command.output, directory: directory) else {
+      guard let (pid, started) = spawn(command.arguments, output: command.output, directory: command.directory) else {
         for pid in pids {
           kill(pid, SIGKILL)
           var status: Int32 = 0

@@ -75,6 +75,8 @@ struct Options {
                 with `--no-record` (no run record read or written)
             (i) `reducer-spec check --jobs 1` on each half of the corpus, one half after the
                 other, then both halves at once: what a second process gains on this machine
+            (j) `reducer-spec --jobs 1` on each half of the corpus, both at once, each in a
+                working directory of its own: the run split into two runs that share nothing
 
             --binary PATH        the command to time (../.build/release/reducer-spec)
             --corpus DIR         use DIR's *.yaml files if DIR exists, else generate them there
@@ -87,7 +89,7 @@ struct Options {
             --skip-check         leave out rows (e) and (f)
             --skip-yams          leave out row (g) (a second or two a round)
             --skip-first-result  leave out rows (h) and (h2)
-            --skip-halves        leave out row (i)
+            --skip-halves        leave out rows (i) and (j)
 
           The commands run in a temporary directory of their own, where the runs write (and,
           after a warm-up run before round 1, read) the run record .reducer-spec/last-run.json,
@@ -211,9 +213,31 @@ var firstResultsNoRecord: [FirstOutputRun] = []
 /// (the later of the two to end).
 var halvesInTurn: [Double] = []
 var halvesAtOnce: [Double] = []
+/// Row (j): both halves run (`--jobs 1`) at once, each with a run record of its own (the
+/// later of the two to end).
+var halfRunsAtOnce: [Double] = []
 let runsHalves = !options.skipHalves
 let halves = [Array(paths[..<(paths.count / 2)]), Array(paths[(paths.count / 2)...])]
 let halfOutputs = [output + ".first-half", output + ".second-half"]
+let halfDirectories = ["first-half", "second-half"].map { workDirectory! + "/" + $0 }
+let halfRuns = zip(halves, zip(halfOutputs, halfDirectories)).map { half, place in
+  (arguments: [binary, "--jobs", "1", "--color", "never"] + half, output: place.0, directory: Optional(place.1))
+}
+/// Fails unless a run of `scenarios` scenarios exited 0 with every one of them passed.
+func expectPassed(_ sample: CommandRun, scenarios: Int, name: String, output: String) {
+  let expected = "\(scenarios) passed, 0 failed, 0 skipped"
+  guard sample.status == 0, sample.lastLine == expected else {
+    fail("\(name) exited \(sample.status) with \"\(sample.lastLine)\", expected \"\(expected)\" (see \(output))")
+  }
+}
+if runsHalves {
+  // Each half's run record, written before round 1 as the warm-up run writes the corpus's.
+  for (index, run) in halfRuns.enumerated() {
+    try FileManager.default.createDirectory(atPath: run.directory!, withIntermediateDirectories: true)
+    let sample = measure(run.arguments, output: run.output)
+    expectPassed(sample, scenarios: halves[index].count * options.scenarios, name: "the warm-up run of half \(index + 1)", output: run.output)
+  }
+}
 /// Fails unless a `check` of `files` files (and `scenarios` scenarios, when given) exited 0
 /// with its summary line, "Checked 1000 files, 5000 scenarios: no problems.".
 func expectChecked(_ sample: CommandRun, files: Int, scenarios: Int? = nil, name: String, output: String) {
@@ -232,10 +256,7 @@ for round in 1...options.repeats {
   precondition(events > 0)
   for (jobs, store) in [(1, 0), (2, 1)] {
     let sample = measure([binary, "--jobs", "\(jobs)", "--color", "never", corpus], output: output)
-    let expected = "\(scenarioCount) passed, 0 failed, 0 skipped"
-    guard sample.status == 0, sample.lastLine == expected else {
-      fail("--jobs \(jobs) exited \(sample.status) with \"\(sample.lastLine)\", expected \"\(expected)\" (see \(output))")
-    }
+    expectPassed(sample, scenarios: scenarioCount, name: "--jobs \(jobs)", output: output)
     if store == 0 { jobs1.append(sample) } else { jobs2.append(sample) }
   }
   print(
@@ -287,8 +308,9 @@ for round in 1...options.repeats {
       expectChecked(sample, files: halves[index].count, name: "check of half \(index + 1)", output: command.1)
       inTurn += sample.seconds
     }
-    guard let together = CommandRun.measureTogether(commands.map { (arguments: $0.0, output: $0.1) }, directory: workDirectory)
-    else { fail("cannot start \(binary)") }
+    guard let together = CommandRun.measureTogether(commands.map { ($0.0, $0.1, workDirectory) }) else {
+      fail("cannot start \(binary)")
+    }
     for (index, sample) in together.enumerated() {
       expectChecked(sample, files: halves[index].count, name: "check of half \(index + 1), at once", output: halfOutputs[index])
     }
@@ -297,6 +319,13 @@ for round in 1...options.repeats {
     halvesAtOnce.append(atOnce)
     more.append(
       "halves in turn \(milliseconds(inTurn)), at once \(milliseconds(atOnce)) (\(String(format: "%.2fx", inTurn / atOnce)))")
+    // (j): the run split into two runs that share nothing, both at once.
+    guard let runs = CommandRun.measureTogether(halfRuns) else { fail("cannot start \(binary)") }
+    for (index, sample) in runs.enumerated() {
+      expectPassed(sample, scenarios: halves[index].count * options.scenarios, name: "the run of half \(index + 1), at once", output: halfOutputs[index])
+    }
+    halfRunsAtOnce.append(runs.map(\.seconds).max()!)
+    more.append("runs of the halves at once \(milliseconds(halfRunsAtOnce.last!))")
   }
   if runsYams {
     let sample = measure([selfPath, "--yams-child", corpus], output: output)
@@ -342,6 +371,7 @@ row("(h) `reducer-spec --jobs 2`: its first scenario result on a pipe", firstRes
 row("(h2) the same with `--no-record`", firstResultsNoRecord.compactMap(\.markerSeconds))
 row("(i) `check --jobs 1` of each half of the corpus, one after the other", halvesInTurn)
 row("(i) the same, both halves at once", halvesAtOnce)
+row("(j) `reducer-spec --jobs 1` of each half, both at once", halfRunsAtOnce)
 
 // Each round's rows run one after another, so a round's own ratios see the same machine:
 // on a VM whose speed drifts, their median is the steadier figure. A target is met or not by
@@ -384,6 +414,10 @@ ratio("(g) / (f): Yams over `check --jobs 2`", yams, checks2.map(\.seconds), dig
 ratio(
   "(i): two halves in turn over at once, what a second process gains here", halvesInTurn, halvesAtOnce, digits: 2,
   target: "", .none)
+ratio(
+  "(b) / (j): the run split into two runs that share nothing, over `--jobs 1`", jobs1.map(\.seconds), halfRunsAtOnce,
+  digits: 2, target: "", .none)
+ratio("(j) / (c): `--jobs 2` against that split (above 1x: faster)", halfRunsAtOnce, jobs2.map(\.seconds), digits: 2, target: "", .none)
 print("| (d) `--version` | \(milliseconds(version.best)) | \(milliseconds(version.median)) | | | | under 15 ms | \(Goal.below(0.015).met(version.median)) |")
 if !firstResults.isEmpty {
   let first = summary(firstResults.compactMap(\.markerSeconds))
