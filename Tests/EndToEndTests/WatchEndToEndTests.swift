@@ -40,6 +40,24 @@ let tmuxAvailable = tmuxPath != nil
 
   static let status = "press a (all), f (failed), q (quit)"
 
+  /// Writes `text` to `url` in place, or `atomically` (a copy renamed onto it, as editors
+  /// save), through descriptors that are close-on-exec. Foundation's `write(to:atomically:)`
+  /// opens its file without close-on-exec: a process that another test started at that
+  /// moment would hold the file open, and its last close, whenever that process ends, is a
+  /// file event that the watch would rerun the file for.
+  static func write(_ text: String, to url: URL, atomically: Bool) throws {
+    let target = url.path
+    let path = atomically ? target + ".saving-\(UUID().uuidString.prefix(8))" : target
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw TmuxError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    try handle.write(contentsOf: Data(text.utf8))
+    try handle.close()
+    if atomically, rename(path, target) != 0 {
+      throw TmuxError(description: "cannot rename \(path) to \(target): \(String(cString: strerror(errno)))")
+    }
+  }
+
   struct TmuxError: Error, CustomStringConvertible {
     var description: String
   }
@@ -127,7 +145,7 @@ let tmuxAvailable = tmuxPath != nil
     defer { try? FileManager.default.removeItem(at: directory) }
     let specs = directory.appendingPathComponent("specs")
     try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
-    try Self.counter.write(to: specs.appendingPathComponent("counter.yaml"), atomically: true, encoding: .utf8)
+    try Self.write(Self.counter, to: specs.appendingPathComponent("counter.yaml"), atomically: true)
 
     let process = BuiltCommand.process(
       ["--watch", "--jobs", "1", "specs"],
@@ -187,8 +205,8 @@ let tmuxAvailable = tmuxPath != nil
     let specs = directory.appendingPathComponent("specs")
     try FileManager.default.createDirectory(at: specs.appendingPathComponent("more"), withIntermediateDirectories: true)
     let counterFile = specs.appendingPathComponent("counter.yaml")
-    try counter.write(to: counterFile, atomically: true, encoding: .utf8)
-    try second.write(to: specs.appendingPathComponent("more/second.yaml"), atomically: true, encoding: .utf8)
+    try write(counter, to: counterFile, atomically: true)
+    try write(second, to: specs.appendingPathComponent("more/second.yaml"), atomically: true)
 
     let tmux = Tmux()
     let executable = BuiltCommand.productsDirectory.appendingPathComponent("reducer-spec").path
@@ -211,8 +229,7 @@ let tmuxAvailable = tmuxPath != nil
     let workers = command.map { BuiltCommand.children(of: $0) } ?? []
 
     // Break a file: only it runs again, and fails.
-    try counter.replacingOccurrences(of: "{ count: 1 }", with: "{ count: 7 }")
-      .write(to: counterFile, atomically: false, encoding: .utf8)
+    try write(counter.replacingOccurrences(of: "{ count: 1 }", with: "{ count: 7 }"), to: counterFile, atomically: false)
     let broken = try tmux.waitFor("the rerun of the broken file") { $0.contains("1 failed · press") }
     #expect(broken.hasPrefix("Changed: specs/counter.yaml\n\nspecs/counter.yaml\n  ✗ Incrementing counts up"))
     #expect(!broken.contains("second.yaml"))
@@ -232,14 +249,14 @@ let tmuxAvailable = tmuxPath != nil
     #expect(failed.contains("0 passed, 1 failed, 0 skipped"))
 
     // Fix it.
-    try counter.write(to: counterFile, atomically: true, encoding: .utf8)
+    try write(counter, to: counterFile, atomically: true)
     let fixed = try tmux.waitFor("the rerun of the fixed file") { $0.hasPrefix("Changed:") && $0.contains("all passed · press") }
     #expect(fixed.hasPrefix("Changed: specs/counter.yaml\n\nspecs/counter.yaml\n  ✓ Incrementing counts up"))
     #expect(fixed.contains("2 passed, 0 failed, 0 skipped"))
 
     // A new file in a directory made while watching.
     try FileManager.default.createDirectory(at: specs.appendingPathComponent("new"), withIntermediateDirectories: true)
-    try second.write(to: specs.appendingPathComponent("new/third.yaml"), atomically: true, encoding: .utf8)
+    try write(second, to: specs.appendingPathComponent("new/third.yaml"), atomically: true)
     let added = try tmux.waitFor("the run of the added file") { $0.contains("Watching 3 files") }
     #expect(added.hasPrefix("Added: specs/new/third.yaml\n\nspecs/new/third.yaml\n  ✓ Twice up"))
 

@@ -362,6 +362,32 @@ import Testing
     #expect(sigismember(&pending, SIGPIPE) == 0)
   }
 
+  #if os(Linux)
+    /// A worker has its three pipes and, when given, its step board as descriptor 3, and no
+    /// other descriptor of its parent's: not one that another thread opened without
+    /// close-on-exec (here a file; in a test process running specs, it could be a file being
+    /// written, whose last close a watcher waits for, or a socket).
+    ///
+    /// Both ways: glibc's close-from action, and the close actions of the descriptors listed
+    /// in `/proc/self/fd`, which the C libraries without the former get.
+    @Test(arguments: [false, true], [false, true])
+    func aWorkerHasItsPipesAndItsBoardAndNothingElse(withBoard: Bool, listingDescriptors: Bool) throws {
+      let stray = open("/dev/null", O_RDONLY)
+      #expect(stray > 2)
+      defer { close(stray) }
+      let board = open("/dev/null", O_RDONLY | O_CLOEXEC)
+      defer { close(board) }
+      // cat waits for the end of its input, holding only what it was given.
+      let process = try WorkerProcess.spawn(
+        executable: "/bin/cat", arguments: [], environment: [:], passing: withBoard ? (board, 3) : nil,
+        listingDescriptors: listingDescriptors)
+      let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd").compactMap { Int32($0) }.sorted()
+      process.closeInput()
+      #expect(process.wait() == .exited(0))
+      #expect(held == (withBoard ? [0, 1, 2, 3] : [0, 1, 2]))
+    }
+  #endif
+
   @Test func lineBufferKeepsAnIncompleteLine() {
     var buffer = LineBuffer()
     #expect(buffer.append(Array("{\"a\":".utf8)) == [])

@@ -14,7 +14,8 @@ import SpecYAML
 /// its standard input, output and error.
 ///
 /// The parent's ends are close-on-exec, so a worker never holds another worker's pipes
-/// open; the ends it reads are non-blocking, for the pool's `poll` loop.
+/// open; the ends it reads are non-blocking, for the pool's `poll` loop. A worker gets no
+/// other descriptor of its parent's (see ``spawn(executable:arguments:environment:passing:)``).
 final class WorkerProcess {
   let pid: pid_t
   /// The worker's standard input (write end), or -1 once closed.
@@ -53,15 +54,21 @@ final class WorkerProcess {
   }
 
   /// Starts `executable` with `arguments` (without the program name) and `environment`;
-  /// `descriptor`, when given, becomes the worker's descriptor `childDescriptor` (the other
-  /// descriptors the parent has are close-on-exec).
+  /// `descriptor`, when given, becomes the worker's descriptor `descriptor.child`.
+  ///
+  /// The worker has its three pipes and that descriptor, and nothing else of the parent's.
+  /// The parent may be a test process (`SpecTesting` runs workers from `swift test`) whose
+  /// other threads open descriptors without close-on-exec: a file being written, a socket, a
+  /// pipe. A worker that inherited one would hold it open for as long as it runs, so the
+  /// file's last close (a file watcher's "changed"), a peer's end of file or a reader's end of
+  /// a pipe would wait for the worker.
   ///
   /// The child starts with `SIGINT` blocked, so a Ctrl-C that reaches the whole process
   /// group before the worker has set it to be ignored does not kill it; `SIGPIPE` and
   /// `SIGINT` have their default actions.
   static func spawn(
     executable: String, arguments: [String], environment: [String: String],
-    passing descriptor: (parent: Int32, child: Int32)? = nil
+    passing descriptor: (parent: Int32, child: Int32)? = nil, listingDescriptors: Bool = false
   ) throws(SpawnError) -> WorkerProcess {
     // The pipes are close-on-exec as they are made (CCloseOnExecPipe), so a process spawned by
     // another thread never holds an end of them. Where that takes two calls (not Linux),
@@ -71,9 +78,14 @@ final class WorkerProcess {
     let stdin = try makePipe()
     let stdout = try makePipe()
     let stderr = try makePipe()
-    var actions = posix_spawn_file_actions_t()
+    #if os(macOS)
+      var actions: posix_spawn_file_actions_t?
+    #else
+      var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
     posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
     posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
     posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
@@ -89,6 +101,7 @@ final class WorkerProcess {
       }
       posix_spawn_file_actions_adddup2(&actions, source, descriptor.child)
     }
+    closeTheRest(&actions, &flags, from: max(descriptor?.child ?? 2, 2) + 1, byListing: listingDescriptors)
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -103,7 +116,7 @@ final class WorkerProcess {
     sigaddset(&defaults, SIGINT)
     sigaddset(&defaults, SIGTERM)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setflags(&attributes, Int16(flags))
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -129,6 +142,50 @@ final class WorkerProcess {
   }
 
   private static let spawnLock = NSLock()
+
+  #if os(macOS)
+    typealias FileActions = posix_spawn_file_actions_t?
+  #else
+    typealias FileActions = posix_spawn_file_actions_t
+  #endif
+
+  /// Closes, in the child, every descriptor from `first` on that the file actions before
+  /// this one did not make: glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and
+  /// later, looked up at run time), macOS's `POSIX_SPAWN_CLOEXEC_DEFAULT`; elsewhere, or
+  /// `byListing` (for tests), a close action for each descriptor that `/proc/self/fd` lists
+  /// without close-on-exec (one that another thread opens after the listing can still slip
+  /// through).
+  private static func closeTheRest(
+    _ actions: inout FileActions, _ flags: inout Int32, from first: Int32, byListing: Bool
+  ) {
+    #if os(macOS)
+      flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #elseif os(Linux)
+      if !byListing, let closeFrom = addCloseFrom {
+        _ = closeFrom(&actions, first)
+        return
+      }
+      guard let directory = opendir("/proc/self/fd") else { return }
+      defer { closedir(directory) }
+      let listing = dirfd(directory)
+      while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard let fd = Int32(name), fd >= first, fd != listing else { continue }
+        let descriptorFlags = fcntl(fd, F_GETFD)
+        if descriptorFlags >= 0, descriptorFlags & FD_CLOEXEC == 0 { posix_spawn_file_actions_addclose(&actions, fd) }
+      }
+    #endif
+  }
+
+  #if os(Linux)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not
+    /// declare; `nil` before glibc 2.34 and with other C libraries.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+      guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+      return unsafeBitCast(
+        symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+  #endif
 
   private static func makePipe() throws(SpawnError) -> (read: Int32, write: Int32) {
     var fds: [Int32] = [-1, -1]
