@@ -56,12 +56,13 @@ final class WorkerProcess {
   /// Starts `executable` with `arguments` (without the program name) and `environment`;
   /// `descriptor`, when given, becomes the worker's descriptor `descriptor.child`.
   ///
-  /// The worker has its three pipes and that descriptor, and nothing else of the parent's.
-  /// The parent may be a test process (`SpecTesting` runs workers from `swift test`) whose
-  /// other threads open descriptors without close-on-exec: a file being written, a socket, a
-  /// pipe. A worker that inherited one would hold it open for as long as it runs, so the
-  /// file's last close (a file watcher's "changed"), a peer's end of file or a reader's end of
-  /// a pipe would wait for the worker.
+  /// The worker has its three pipes and that descriptor, and nothing else of the parent's:
+  /// not what the command was given without close-on-exec by whatever started it (make's
+  /// jobserver pipe, a CI runner's descriptors), nor what another thread of a process that
+  /// hosts the pool opened without close-on-exec (in this package's tests, a file being
+  /// written). A worker that inherited one would hold it open for as long as it runs, so a
+  /// file's last close (for a file watcher, a change), a peer's end of file or a pipe
+  /// reader's end of input would wait for the worker.
   ///
   /// The child starts with `SIGINT` blocked, so a Ctrl-C that reaches the whole process
   /// group before the worker has set it to be ignored does not kill it; `SIGPIPE` and
@@ -169,7 +170,9 @@ final class WorkerProcess {
       defer { closedir(directory) }
       let listing = dirfd(directory)
       while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+          String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+        }
         guard let fd = Int32(name), fd >= first, fd != listing else { continue }
         let descriptorFlags = fcntl(fd, F_GETFD)
         if descriptorFlags >= 0, descriptorFlags & FD_CLOEXEC == 0 { posix_spawn_file_actions_addclose(&actions, fd) }
