@@ -124,10 +124,19 @@ package struct Tape: Sendable {
   package func shortWord(_ ref: Int) -> UInt64 {
     let node = nodes[ref]
     guard node.kind == .scalar, node.count > 0, node.count <= 8 else { return 0 }
-    return text.withUnsafeBufferPointer { buffer in
+    let first = Int(node.first)
+    let count = Int(node.count)
+    return text.withUnsafeBytes { bytes in
+      if first + 8 <= bytes.count {
+        // One load of eight bytes, those past the scalar masked off: in little-endian order
+        // the scalar's bytes are the lowest.
+        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+        return count == 8 ? word : word & (1 << (UInt64(count) &* 8) &- 1)
+      }
+      // Near the end of the text, byte by byte.
       var word: UInt64 = 0
-      for index in (Int(node.first)..<Int(node.first + node.count)).reversed() {
-        word = word << 8 | UInt64(buffer[index])
+      for index in (first..<first + count).reversed() {
+        word = word << 8 | UInt64(bytes[index])
       }
       return word
     }

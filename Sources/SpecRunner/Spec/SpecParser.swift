@@ -21,13 +21,16 @@ package struct SpecParser {
   static let stepKindSet = Set(stepKinds)
   static let stepModifiers = ["state", "as", "timeout", "note"]
   static let stepKeys = stepKinds + stepModifiers
-  // The keys most steps have, as ``Tape/shortWord(_:)`` reads them.
-  private static let sendWord = Tape.word("send")
-  private static let receiveWord = Tape.word("receive")
-  private static let stateWord = Tape.word("state")
-  private static let timeoutWord = Tape.word("timeout")
-  private static let noteWord = Tape.word("note")
-  private static let asWord = Tape.word("as")
+  // The keys most steps have, as ``Tape/shortWord(_:)`` reads them (their bytes from the
+  // lowest: `0x64_6E_65_73` is "send"). Literals, so that reading one is a constant: a
+  // `static let` computed by ``Tape/word(_:)`` is read through a once-only initializer at
+  // every step. `SpecParserWordTests` holds each to ``Tape/word(_:)``.
+  static let sendWord: UInt64 = 0x64_6E_65_73
+  static let receiveWord: UInt64 = 0x65_76_69_65_63_65_72
+  static let stateWord: UInt64 = 0x65_74_61_74_73
+  static let timeoutWord: UInt64 = 0x74_75_6F_65_6D_69_74
+  static let noteWord: UInt64 = 0x65_74_6F_6E
+  static let asWord: UInt64 = 0x73_61
 
   let path: String
   private(set) var errors: [YAMLError] = []
