@@ -62,7 +62,7 @@ final class SpecCheck {
       pathChecks[name] = check
       loaded.errors = statePathProblems(in: loaded.file, engine: engine, check: check)
     }
-    let skipReasons = loaded.errors.isEmpty ? loaded.scenarios.map { engine.skipReason(of: $0.id) } : []
+    let skipReasons = loaded.errors.isEmpty ? engine.skipReasons(of: loaded.file) : []
     return CheckedFile(file: loaded, skipReasons: skipReasons)
   }
 

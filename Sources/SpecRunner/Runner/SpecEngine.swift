@@ -143,9 +143,13 @@ public final class SpecEngine: ScenarioEngine {
     compiled(path).fileStubs
   }
 
-  /// Why the scenario is skipped (its `skip:`), if it is; `nil` also for an unknown one.
-  package func skipReason(of id: ScenarioID) -> String? {
-    compiled(id.file).scenarios[id]?.spec.skip
+  /// For each scenario of a file (one per example row), in order: why it is skipped (its
+  /// `skip:`), or `nil`. Empty for a file with errors. The file is found once for all of
+  /// them (by scenario, `check` found it again 5,000 times on a corpus of 1,000 files).
+  package func skipReasons(of path: String) -> [String?] {
+    let file = compiled(path)
+    guard file.loaded.errors.isEmpty else { return [] }
+    return file.loaded.scenarios.map { file.scenarios[$0.id]?.spec.skip }
   }
 
   /// Reads, parses, validates and binds a file's bytes, named `path`, without keeping

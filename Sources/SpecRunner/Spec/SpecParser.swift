@@ -190,7 +190,7 @@ package struct SpecParser {
         steps.reserveCapacity(Int(t.nodes[stepsRef].count))
         var child = t.nodes[stepsRef].first
         while child != Tape.none {
-          if let step = step(t, Int(child)) { steps.append(step) }
+          step(t, Int(child), into: &steps)
           child = t.nodes[Int(child)].next
         }
       } else {
@@ -215,10 +215,13 @@ package struct SpecParser {
 
   // MARK: - Steps
 
-  private mutating func step(_ t: Tape, _ ref: Int) -> StepSpec? {
+  /// Appends the step at `ref` to `steps`, or records why it cannot be read. Appended here
+  /// rather than returned: a step is a large struct, and an `Optional` of it returned and
+  /// unwrapped was copied twice more (some 150 instructions a step).
+  private mutating func step(_ t: Tape, _ ref: Int, into steps: inout [StepSpec]) {
     guard t.kind(ref) == .mapping else {
       fail("expected a step (a mapping such as `send: ACTION`), found \(t.foundDescription(ref))", t, ref)
-      return nil
+      return
     }
     // One pass over the keys: unknown ones are reported in order (as `checkKeys` does), and
     // the kind and the modifiers are found without a lookup each.
@@ -261,7 +264,7 @@ package struct SpecParser {
         (written.isEmpty ? "this step has no kind" : "this step has \(written.joined(separator: ", ")) but no kind")
           + ": write one of " + Self.stepKinds.map { "`\($0)`" }.joined(separator: ", "),
         t, ref)
-      return nil
+      return
     }
     if kindCount > 1 {
       let kinds = entryNames(t, ref).filter { Self.stepKinds.contains($0.name) }
@@ -269,13 +272,13 @@ package struct SpecParser {
         "a step has one kind, but this one has \(kinds.count): "
           + kinds.map { "`\($0.name)`" }.joined(separator: ", ") + "; write one step for each",
         t, kinds[1].key)
-      return nil
+      return
     }
     let value = Int(t.nodes[kindKey].next)
     let kind: StepKind
     switch kindName {
     case "send":
-      guard let action = action(t, value) else { return nil }
+      guard let action = action(t, value) else { return }
       kind = .send(action)
     case "receive":
       if t.kind(value) == .scalar, t.nodes[value].style == .plain, case let text = t.string(value),
@@ -284,33 +287,33 @@ package struct SpecParser {
         let components = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard components.allSatisfy({ !$0.isEmpty }) else {
           fail("invalid case path `\(text)`: write cases separated by dots, e.g. `.response.success`", t, value)
-          return nil
+          return
         }
         kind = .receiveCase(components, self.value(t, value))
       } else {
-        guard let action = action(t, value) else { return nil }
+        guard let action = action(t, value) else { return }
         kind = .receive(action)
       }
     case "advance":
-      guard let duration = duration(t, value, for: "advance") else { return nil }
+      guard let duration = duration(t, value, for: "advance") else { return }
       kind = .advance(duration)
     case "dependencies":
       kind = .dependencies(stubs(t, value))
     case "skipReceivedActions", "skipInFlightEffects":
-      guard let strict = flag(t, value, for: kindName) else { return nil }
+      guard let strict = flag(t, value, for: kindName) else { return }
       kind = kindName == "skipReceivedActions" ? .skipReceivedActions(strict: strict) : .skipInFlightEffects(strict: strict)
     case "cancel":
-      guard let name = taskName(t, value, for: "cancel") else { return nil }
+      guard let name = taskName(t, value, for: "cancel") else { return }
       kind = .cancel(name)
     case "assert":
-      guard let assignments = assignments(t, value, for: "assert") else { return nil }
+      guard let assignments = assignments(t, value, for: "assert") else { return }
       kind = .assert(assignments)
     case "emit":
       guard t.kind(value) == .mapping, t.nodes[value].count > 0 else {
         fail(
           "`emit` takes a mapping of stream endpoints to the values they yield (`emit: { ENDPOINT: VALUE }`), found "
             + t.foundDescription(value), t, value)
-        return nil
+        return
       }
       kind = .emit(stubs(t, value))
     case "close":
@@ -323,24 +326,24 @@ package struct SpecParser {
       for name in names where name.scalar == nil || name.isNull {
         fail(
           "`close` takes the name of a stream endpoint (or a list of them), found \(name.foundDescription)", at: name)
-        return nil
+        return
       }
       kind = .close(names)
     case "exhaustivity":
-      guard let exhaustivity = exhaustivity(t, value) else { return nil }
+      guard let exhaustivity = exhaustivity(t, value) else { return }
       kind = .exhaustivity(exhaustivity)
     default:
       let isTrue = t.kind(value) == .scalar && t.nodes[value].style == .plain && t.scalar(value, equals: "true")
       if t.isNull(value) || isTrue {
         kind = .finish
       } else if t.kind(value) == .scalar, t.nodes[value].style == .plain, !t.scalar(value, equals: "false") {
-        guard let name = taskName(t, value, for: "finish") else { return nil }
+        guard let name = taskName(t, value, for: "finish") else { return }
         kind = .finishTask(name)
       } else {
         fail(
           "`finish` takes `true` (every effect) or the name that `as:` gave a `send` (write `finish: true`, with `timeout:` beside it if needed), found \(t.foundDescription(value))",
           t, value)
-        return nil
+        return
       }
     }
     var state: SpecValue?
@@ -375,9 +378,10 @@ package struct SpecParser {
     case .finishTask, .cancel: taskNameNode = t.node(at: value)
     default: taskNameNode = nil
     }
-    return StepSpec(
-      source: t.source(ref), start: t.nodes[ref].start, kind: kind, state: state, timeout: timeout, note: note,
-      taskName: taskName, taskNameNode: taskNameNode)
+    steps.append(
+      StepSpec(
+        source: t.source(ref), start: t.nodes[ref].start, kind: kind, state: state, timeout: timeout, note: note,
+        taskName: taskName, taskNameNode: taskNameNode))
   }
 
   /// An action of `send:` or `receive:`, with its path keys expanded (``ActionPath``).
