@@ -26,6 +26,7 @@ struct Options {
   var skipCheck = false
   var skipFirstResult = false
   var skipHalves = false
+  var countsInstructions = false
   /// `--yams-child DIR`: only decode DIR's files with Yams and print the figures (the Yams
   /// row runs in a process of its own, so that Yams' heap does not slow the scan).
   var yamsChild: String?
@@ -54,13 +55,14 @@ struct Options {
       case "--skip-check": skipCheck = true
       case "--skip-first-result": skipFirstResult = true
       case "--skip-halves": skipHalves = true
+      case "--instructions": countsInstructions = true
       case "--yams-child": yamsChild = value()
       case "-h", "--help":
         print(
           """
           runner-benchmark [--binary PATH] [--files N] [--scenarios N] [--steps N] [--repeat N]
                            [--version-runs N] [--corpus DIR] [--skip-check] [--skip-yams]
-                           [--skip-first-result] [--skip-halves]
+                           [--skip-first-result] [--skip-halves] [--instructions]
 
           Times `reducer-spec` on a corpus of Counter spec files against libyaml's raw event
           scan of the same files, rows interleaved round by round:
@@ -90,6 +92,8 @@ struct Options {
             --skip-yams          leave out row (g) (a second or two a round)
             --skip-first-result  leave out rows (h) and (h2)
             --skip-halves        leave out rows (i) and (j)
+            --instructions       after the rounds, count the instructions of (e) and (g) once
+                                 each with Callgrind (valgrind and objcopy; some 3 minutes)
 
           The commands run in a temporary directory of their own, where the runs write (and,
           after a warm-up run before round 1, read) the run record .reducer-spec/last-run.json,
@@ -140,6 +144,47 @@ func absolute(_ path: String) -> String {
 func corpusPaths(in directory: String) throws -> [String] {
   try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
     .map { (directory as NSString).appendingPathComponent($0) }
+}
+
+/// The instructions that a command executes, counted by Callgrind, all its threads: the
+/// count of one run, the same from run to run, where a time moves with the VM. Its executable
+/// is copied without debug information first (valgrind 3.19 cannot read the DWARF 5 of a
+/// release build). `succeeded` judges the run by its exit status and last line of output.
+func instructions(_ arguments: [String], name: String, succeeded: (Int32, String) -> Bool) -> Int {
+  let base = NSTemporaryDirectory() + "reducer-spec-runner-\(getpid())-\(name)"
+  let stripped = base + "-stripped"
+  defer {
+    for path in [stripped, base + ".out", base + ".err"] { try? FileManager.default.removeItem(atPath: path) }
+  }
+  func run(_ command: [String], output: String, errors: String) -> Int32 {
+    _ = FileManager.default.createFile(atPath: output, contents: nil)
+    _ = FileManager.default.createFile(atPath: errors, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = command
+    process.standardOutput = FileHandle(forWritingAtPath: output)
+    process.standardError = FileHandle(forWritingAtPath: errors)
+    do { try process.run() } catch { fail("--instructions: cannot start \(command[0]): \(error)") }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+  guard run(["objcopy", "--strip-debug", arguments[0], stripped], output: base + ".out", errors: base + ".err") == 0 else {
+    fail("--instructions needs objcopy (binutils) to copy \(arguments[0]) without its debug information")
+  }
+  let status = run(
+    ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", stripped] + arguments.dropFirst(),
+    output: base + ".out", errors: base + ".err")
+  let lastLine = (try? String(contentsOfFile: base + ".out", encoding: .utf8))?
+    .split(separator: "\n").last.map(String.init) ?? ""
+  let report = (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
+  // "==PID== Collected : N"
+  guard succeeded(status, lastLine),
+    let line = report.split(separator: "\n").first(where: { $0.contains("Collected :") }),
+    let count = Int(line.split(separator: " ").last ?? "")
+  else {
+    fail("--instructions: \(name) under valgrind exited \(status) with \"\(lastLine)\" (is valgrind installed?)")
+  }
+  return count
 }
 
 // MARK: - Yams, in a child process
@@ -449,6 +494,20 @@ if runsCheck {
     String(
       format: "peak memory of check: --jobs 1 %.1f MB, --jobs 2 %.1f MB", Double(checks1.map(\.peakBytes).max()!) / 1e6,
       Double(checks2.map(\.peakBytes).max()!) / 1e6))
+}
+if options.countsInstructions {
+  let check = instructions([binary, "check", "--jobs", "1", "--color", "never", corpus], name: "check") { status, _ in
+    status == 0
+  }
+  let yams = instructions([selfPath, "--yams-child", corpus], name: "yams") { status, lastLine in
+    let fields = lastLine.split(separator: " ")
+    return status == 0 && fields.count == 4 && Int(fields[1]) == scenarioCount && Int(fields[2]) == stepCount
+  }
+  let ratio = Double(yams) / Double(check)
+  print(
+    String(
+      format: "instructions (Callgrind): check --jobs 1 %.1f M, Yams %.1f M; Yams over check %.2fx (target at least 15x: %@)",
+      Double(check) / 1e6, Double(yams) / 1e6, ratio, Goal.atLeast(15).met(ratio)))
 }
 try? FileManager.default.removeItem(atPath: output)
 for path in halfOutputs { try? FileManager.default.removeItem(atPath: path) }
