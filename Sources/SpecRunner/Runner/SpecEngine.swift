@@ -144,8 +144,8 @@ public final class SpecEngine: ScenarioEngine {
   }
 
   /// For each scenario of a file (one per example row), in order: why it is skipped (its
-  /// `skip:`), or `nil`. Empty for a file with errors. The file is found once for all of
-  /// them (by scenario, `check` found it again 5,000 times on a corpus of 1,000 files).
+  /// `skip:`), or `nil`. Empty for a file with errors. The file is looked up once for all
+  /// of them, not once a scenario.
   package func skipReasons(of path: String) -> [String?] {
     let file = compiled(path)
     guard file.loaded.errors.isEmpty else { return [] }
