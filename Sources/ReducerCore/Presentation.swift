@@ -125,7 +125,7 @@ extension PresentationAction: CasePathable {
     /// A case of the presented child's actions: `\.destination.addContact`.
     public subscript<AppendedAction>(
       dynamicMember keyPath: CaseKeyPath<Action, AppendedAction>
-    ) -> AnyCasePath<PresentationAction, AppendedAction> where Action: CasePathable {
+    ) -> AnyCasePath<PresentationAction, AppendedAction> where Action: CasePathable & SendableMetatype {
       nonisolated(unsafe) let keyPath = keyPath
       return AnyCasePath(
         embed: { .presented(keyPath($0)) },

@@ -333,7 +333,7 @@ import Testing
     let real = try #require(FileManager.default.contents(atPath: CommandLine.arguments[0]))
     func write(_ name: String, _ bytes: [UInt8]) -> String {
       let path = directory + "/" + name
-      FileManager.default.createFile(atPath: path, contents: Data(bytes))
+      _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
       return path
     }
     // The header alone: its section headers are past the end.

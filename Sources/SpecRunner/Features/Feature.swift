@@ -37,7 +37,7 @@ public struct Feature: Sendable {
   ///   - initialState: The default state that `initialState:` assignments apply to.
   ///   - stubs: A stub for every dependency the reducer uses.
   ///   - reducer: The reducer, made anew for each scenario.
-  public init<State: Codable & Equatable, Action: Codable & Equatable, R: Reducer>(
+  public init<State: Codable & Equatable & SendableMetatype, Action: Codable & Equatable, R: Reducer>(
     _ name: String,
     initialState: @autoclosure @escaping @Sendable () -> State,
     stubs: [Stub] = [],
