@@ -119,8 +119,8 @@ package struct Tape: Sendable {
   }
 
   /// A scalar of 1 to 8 bytes as one number (its bytes in order from the lowest), or 0 for
-  /// a longer or empty scalar or a collection: a short key compared with
-  /// ``word(_:)`` of the words it may be, without making a `String` of it.
+  /// a longer or empty scalar or a collection: a short key compared with the words it may
+  /// be, without making a `String` of it.
   package func shortWord(_ ref: Int) -> UInt64 {
     let node = nodes[ref]
     guard node.kind == .scalar, node.count > 0, node.count <= 8 else { return 0 }
@@ -140,16 +140,6 @@ package struct Tape: Sendable {
       }
       return word
     }
-  }
-
-  /// ``shortWord(_:)`` of a scalar whose text is `text` (1 to 8 bytes of UTF-8).
-  package static func word(_ text: StaticString) -> UInt64 {
-    precondition(text.utf8CodeUnitCount > 0 && text.utf8CodeUnitCount <= 8, "a short word has 1 to 8 bytes")
-    var word: UInt64 = 0
-    for index in (0..<text.utf8CodeUnitCount).reversed() {
-      word = word << 8 | UInt64(text.utf8Start[index])
-    }
-    return word
   }
 
   /// Calls `body` with a scalar's UTF-8 bytes, in place (empty for a collection).

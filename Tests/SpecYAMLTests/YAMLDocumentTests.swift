@@ -117,6 +117,5 @@ import Testing
         "xyz": word("xyz"),
       ])
     #expect(word("xyz") == 0x7A_79_78)
-    #expect(Tape.word("xyz") == word("xyz"))
   }
 }

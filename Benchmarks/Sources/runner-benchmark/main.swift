@@ -146,45 +146,48 @@ func corpusPaths(in directory: String) throws -> [String] {
     .map { (directory as NSString).appendingPathComponent($0) }
 }
 
-/// The instructions that a command executes, counted by Callgrind, all its threads: the
-/// count of one run, the same from run to run, where a time moves with the VM. Its executable
-/// is copied without debug information first (valgrind 3.19 cannot read the DWARF 5 of a
-/// release build). `succeeded` judges the run by its exit status and last line of output.
-func instructions(_ arguments: [String], name: String, succeeded: (Int32, String) -> Bool) -> Int {
-  let base = NSTemporaryDirectory() + "reducer-spec-runner-\(getpid())-\(name)"
-  let stripped = base + "-stripped"
+/// The instructions that a command executes, counted by Callgrind, all its threads (the
+/// count of one run, the same from run to run, where a time moves with the VM), and the run,
+/// its standard output in `output`. Its executable is copied without debug information first
+/// (valgrind 3.19 cannot read the DWARF 5 of a release build).
+func instructions(_ arguments: [String], name: String, output: String) -> (count: Int, sample: CommandRun) {
+  let stripped = NSTemporaryDirectory() + "reducer-spec-runner-\(getpid())-\(name)"
+  let report = stripped + ".callgrind"
   defer {
-    for path in [stripped, base + ".out", base + ".err"] { try? FileManager.default.removeItem(atPath: path) }
+    for path in [stripped, report] { try? FileManager.default.removeItem(atPath: path) }
   }
-  func run(_ command: [String], output: String, errors: String) -> Int32 {
-    _ = FileManager.default.createFile(atPath: output, contents: nil)
-    _ = FileManager.default.createFile(atPath: errors, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = command
-    process.standardOutput = FileHandle(forWritingAtPath: output)
-    process.standardError = FileHandle(forWritingAtPath: errors)
-    do { try process.run() } catch { fail("--instructions: cannot start \(command[0]): \(error)") }
-    process.waitUntilExit()
-    return process.terminationStatus
-  }
-  guard run(["objcopy", "--strip-debug", arguments[0], stripped], output: base + ".out", errors: base + ".err") == 0 else {
+  let copy = measure(["/usr/bin/env", "objcopy", "--strip-debug", arguments[0], stripped], output: output)
+  guard copy.status == 0 else {
     fail("--instructions needs objcopy (binutils) to copy \(arguments[0]) without its debug information")
   }
-  let status = run(
-    ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", stripped] + arguments.dropFirst(),
-    output: base + ".out", errors: base + ".err")
-  let lastLine = (try? String(contentsOfFile: base + ".out", encoding: .utf8))?
-    .split(separator: "\n").last.map(String.init) ?? ""
-  let report = (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? ""
+  let sample = measure(
+    ["/usr/bin/env", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--log-file=\(report)", stripped]
+      + arguments.dropFirst(), output: output)
   // "==PID== Collected : N"
-  guard succeeded(status, lastLine),
-    let line = report.split(separator: "\n").first(where: { $0.contains("Collected :") }),
+  guard let text = try? String(contentsOfFile: report, encoding: .utf8),
+    let line = text.split(separator: "\n").first(where: { $0.contains("Collected :") }),
     let count = Int(line.split(separator: " ").last ?? "")
   else {
-    fail("--instructions: \(name) under valgrind exited \(status) with \"\(lastLine)\" (is valgrind installed?)")
+    fail("--instructions: \(name) under valgrind exited \(sample.status) with \"\(sample.lastLine)\" and no count (is valgrind installed?)")
   }
-  return count
+  return (count, sample)
+}
+
+/// The seconds that the Yams row's child process printed ("SECONDS SCENARIOS STEPS
+/// SETCOUNTS"); fails unless it decoded every scenario and step of the corpus, and some
+/// `setCount`s.
+func yamsSeconds(_ sample: CommandRun) -> Double {
+  let fields = sample.lastLine.split(separator: " ")
+  guard sample.status == 0, fields.count == 4, let seconds = Double(fields[0]) else {
+    fail("the Yams row (\(selfPath) --yams-child) exited \(sample.status) with \"\(sample.lastLine)\"")
+  }
+  let counts = fields.dropFirst().map { Int($0) ?? -1 }
+  guard counts[0] == scenarioCount, counts[1] == stepCount, counts[2] > 0 else {
+    fail(
+      "Yams decoded \(counts[0]) scenarios of \(counts[1]) steps (\(counts[2]) setCount), "
+        + "expected \(scenarioCount) of \(stepCount)")
+  }
+  return seconds
 }
 
 // MARK: - Yams, in a child process
@@ -373,17 +376,7 @@ for round in 1...options.repeats {
     more.append("runs of the halves at once \(milliseconds(halfRunsAtOnce.last!))")
   }
   if runsYams {
-    let sample = measure([selfPath, "--yams-child", corpus], output: output)
-    let fields = sample.lastLine.split(separator: " ")
-    guard sample.status == 0, fields.count == 4, let seconds = Double(fields[0]) else {
-      fail("the Yams row (\(selfPath) --yams-child) exited \(sample.status) with \"\(sample.lastLine)\"")
-    }
-    let counts = fields.dropFirst().map { Int($0) ?? -1 }
-    guard counts[0] == scenarioCount, counts[1] == stepCount, counts[2] > 0 else {
-      fail(
-        "Yams decoded \(counts[0]) scenarios of \(counts[1]) steps (\(counts[2]) setCount), "
-          + "expected \(scenarioCount) of \(stepCount)")
-    }
+    let seconds = yamsSeconds(measure([selfPath, "--yams-child", corpus], output: output))
     yams.append(seconds)
     more.append("Yams \(milliseconds(seconds))")
   }
@@ -496,13 +489,11 @@ if runsCheck {
       Double(checks2.map(\.peakBytes).max()!) / 1e6))
 }
 if options.countsInstructions {
-  let check = instructions([binary, "check", "--jobs", "1", "--color", "never", corpus], name: "check") { status, _ in
-    status == 0
-  }
-  let yams = instructions([selfPath, "--yams-child", corpus], name: "yams") { status, lastLine in
-    let fields = lastLine.split(separator: " ")
-    return status == 0 && fields.count == 4 && Int(fields[1]) == scenarioCount && Int(fields[2]) == stepCount
-  }
+  let (check, checkRun) = instructions(
+    [binary, "check", "--jobs", "1", "--color", "never", corpus], name: "check", output: output)
+  expectChecked(checkRun, files: paths.count, scenarios: scenarioCount, name: "check under Callgrind", output: output)
+  let (yams, yamsRun) = instructions([selfPath, "--yams-child", corpus], name: "yams", output: output)
+  _ = yamsSeconds(yamsRun)
   let ratio = Double(yams) / Double(check)
   print(
     String(

@@ -23,8 +23,8 @@ package struct SpecParser {
   static let stepKeys = stepKinds + stepModifiers
   // The keys most steps have, as ``Tape/shortWord(_:)`` reads them (their bytes from the
   // lowest: `0x64_6E_65_73` is "send"). Literals, so that reading one is a constant: a
-  // `static let` computed by ``Tape/word(_:)`` is read through a once-only initializer at
-  // every step. `SpecParserWordTests` holds each to ``Tape/word(_:)``.
+  // `static let` computed from the key's text is read through a once-only initializer at
+  // every step. `SpecParserWordTests` holds each to the short word of its key in a file.
   static let sendWord: UInt64 = 0x64_6E_65_73
   static let receiveWord: UInt64 = 0x65_76_69_65_63_65_72
   static let stateWord: UInt64 = 0x65_74_61_74_73
