@@ -581,7 +581,7 @@ final class WorkerPool {
   /// the slot's estimate of a request's time.
   private func startNext(_ slot: Slot, after ended: Slot.Task) {
     let now = clock.now
-    slot.averageTask = (slot.averageTask * 7 + (now - ended.started).inSeconds) / 8
+    slot.averageTask = (slot.averageTask * 63 + (now - ended.started).inSeconds) / 64
     slot.step = nil
     if !slot.tasks.isEmpty { slot.tasks[0].started = now }
   }
@@ -872,14 +872,18 @@ final class WorkerPool {
     var step: FileLocation?
     /// How many requests the worker was sent.
     var sent: UInt32 = 0
-    /// How long a request took lately, on average (a moving average of eight), in seconds:
-    /// `Duration`'s arithmetic goes through 128-bit integers, at every answer.
+    /// How long a request took lately, on average (an exponential moving average with a
+    /// weight of 1/64), in seconds: `Duration`'s arithmetic goes through 128-bit integers,
+    /// at every answer.
     ///
-    /// It runs low on purpose. Answers read together after a nap count as one long request
-    /// and several short ones, so the naps stay short. An average that shared the time
-    /// among them fairly made naps long enough for `--jobs 1`'s one worker to run out of
-    /// work (Benchmarks/README.md, "The run record's lines read by one parser, and where a
-    /// second worker's speed-up stops").
+    /// Answers read together after a nap count as one long request and several short ones,
+    /// which pulls the average down just when the command decides on its next nap. Over 64
+    /// answers that pull is small; over eight (until 2026-11-28) it kept the naps so short
+    /// that the command woke for most answers, at a cost to the workers of both `--jobs 1`
+    /// and `--jobs 2` (Benchmarks/README.md, "Naps by a longer average"). It starts at 0 and
+    /// rises over a run's first answers, so the first naps are short. An average that
+    /// shared a look's time among its answers made naps long enough for a worker to run
+    /// out of work, and was dropped.
     var averageTask = 0.0
     var lines = LineBuffer()
     /// What the worker wrote to standard error since its last answer.
