@@ -880,10 +880,10 @@ final class WorkerPool {
     /// which pulls the average down just when the command decides on its next nap. Over 64
     /// answers that pull is small; over eight (until 2026-11-28) it kept the naps so short
     /// that the command woke for most answers, at a cost to the workers of both `--jobs 1`
-    /// and `--jobs 2` (Benchmarks/README.md, "Naps by a longer average"). It starts at 0 and
-    /// rises over a run's first answers, so the first naps are short. An average that
-    /// shared a look's time among its answers made naps long enough for a worker to run
-    /// out of work, and was dropped.
+    /// and `--jobs 2` (Benchmarks/README.md, "Naps by a longer average, and where issue 17
+    /// ends"). It starts at 0 and rises over a run's first answers, so the first naps are
+    /// short. An average that shared a look's time among its answers made naps long enough
+    /// for a worker to run out of work, and was dropped.
     var averageTask = 0.0
     var lines = LineBuffer()
     /// What the worker wrote to standard error since its last answer.
