@@ -581,7 +581,7 @@ final class WorkerPool {
   /// the slot's estimate of a request's time.
   private func startNext(_ slot: Slot, after ended: Slot.Task) {
     let now = clock.now
-    slot.averageTask = (slot.averageTask * 63 + (now - ended.started).inSeconds) / 64
+    slot.averageTask += ((now - ended.started).inSeconds - slot.averageTask) / Self.averagedAnswers
     slot.step = nil
     if !slot.tasks.isEmpty { slot.tasks[0].started = now }
   }
@@ -797,6 +797,9 @@ final class WorkerPool {
   private static let shortestNap = 0.0002
   /// No nap is longer than this, whatever the estimate says.
   private static let longestNap = 0.005
+  /// How many answers a worker's average request time is taken over, in effect (the
+  /// weight of an answer in ``Slot/averageTask`` is one over this).
+  private static let averagedAnswers = 64.0
 
   /// Milliseconds until the nearest deadline, or -1 (no deadline). While a worker starts,
   /// the command looks at its step board every ``startupLook`` to see it begin.
@@ -872,9 +875,9 @@ final class WorkerPool {
     var step: FileLocation?
     /// How many requests the worker was sent.
     var sent: UInt32 = 0
-    /// How long a request took lately, on average (an exponential moving average with a
-    /// weight of 1/64), in seconds: `Duration`'s arithmetic goes through 128-bit integers,
-    /// at every answer.
+    /// How long a request took lately, on average (an exponential moving average over
+    /// ``WorkerPool/averagedAnswers``), in seconds: `Duration`'s arithmetic goes through
+    /// 128-bit integers, at every answer.
     ///
     /// Answers read together after a nap count as one long request and several short ones,
     /// which pulls the average down just when the command decides on its next nap. Over 64
