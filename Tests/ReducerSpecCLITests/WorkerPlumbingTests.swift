@@ -387,6 +387,9 @@ import Testing
       let process = try WorkerProcess.spawn(
         executable: "/bin/cat", arguments: [], environment: [:], passing: withBoard ? (board, 3) : nil,
         listingDescriptors: listingDescriptors)
+      // Until cat has echoed a line, its dynamic loader may still hold the libraries it opens
+      // at the lowest free descriptor: a listing then would count one of those.
+      #expect(try echoedLine(by: process) == "started")
       let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd").compactMap { Int32($0) }
         .sorted()
       process.closeInput()
@@ -400,6 +403,23 @@ import Testing
       }
     }
   #endif
+
+  /// Sends a line to a process that echoes its input (cat) and waits, up to ten seconds, for
+  /// it to come back: the process is then past its start.
+  private func echoedLine(by process: WorkerProcess) throws -> String {
+    try #require(process.send(Array("started\n".utf8)))
+    var echoed: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 64)
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(10)
+    while echoed.last != UInt8(ascii: "\n"), clock.now < deadline {
+      var ready = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
+      _ = poll(&ready, 1, 100)
+      guard let bytes = buffer.withUnsafeMutableBytes({ process.readAvailable(from: .output, buffer: $0) }) else { break }
+      echoed += bytes
+    }
+    return String(decoding: echoed.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+  }
 
   @Test func lineBufferKeepsAnIncompleteLine() {
     var buffer = LineBuffer()
