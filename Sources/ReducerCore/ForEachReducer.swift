@@ -1,4 +1,4 @@
-@_exported import IdentifiedCollections
+import IdentifiedCollections
 import CasePaths
 import ConcurrencyExtras
 import IssueReporting
