@@ -14,7 +14,7 @@ import Testing
     // `dispatch_async_f` on the main queue.
     "ReducerCore": [
       "Foundation", "CasePaths", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
-      "IdentifiedCollections", "IssueReporting", "CSwiftTaskHook",
+      "DependenciesMacros", "IdentifiedCollections", "IssueReporting", "CSwiftTaskHook",
     ],
     "ExampleFeatures": ["Foundation", "ReducerCore", "CasePaths", "Dependencies", "DependenciesMacros"],
     "SpecRunner": [
