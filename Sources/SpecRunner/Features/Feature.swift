@@ -53,6 +53,52 @@ public struct Feature: Sendable {
     }
   }
 
+  // MARK: - Registration errors
+
+  // A feature whose State or Action lacks Codable or Equatable matches one of these instead of
+  // the initializer above, and the compiler shows its message at the registration: which of
+  // the two types is missing what, and what to write, rather than a bare "requires that …
+  // conform to 'Decodable'".
+
+  @available(
+    *, unavailable,
+    message: "specs read and compare a feature's State: declare it Codable and Equatable ('struct State: Codable, Equatable'; an enum state likewise)"
+  )
+  public init<State, Action: Codable & Equatable, R: Reducer>(
+    _ name: String,
+    initialState: @autoclosure @escaping @Sendable () -> State,
+    stubs: [Stub] = [],
+    @ReducerBuilder<State, Action> reducer: @escaping @Sendable () -> R
+  ) where R.State == State, R.Action == Action {
+    fatalError()
+  }
+
+  @available(
+    *, unavailable,
+    message: "specs read and compare a feature's Action: declare it Codable and Equatable ('enum Action: Codable, Equatable'), with every payload type Codable and Equatable"
+  )
+  public init<State: Codable & Equatable, Action, R: Reducer>(
+    _ name: String,
+    initialState: @autoclosure @escaping @Sendable () -> State,
+    stubs: [Stub] = [],
+    @ReducerBuilder<State, Action> reducer: @escaping @Sendable () -> R
+  ) where R.State == State, R.Action == Action {
+    fatalError()
+  }
+
+  @available(
+    *, unavailable,
+    message: "specs read and compare a feature's State and Action: declare both Codable and Equatable ('struct State: Codable, Equatable', 'enum Action: Codable, Equatable')"
+  )
+  public init<State, Action, R: Reducer>(
+    _ name: String,
+    initialState: @autoclosure @escaping @Sendable () -> State,
+    stubs: [Stub] = [],
+    @ReducerBuilder<State, Action> reducer: @escaping @Sendable () -> R
+  ) where R.State == State, R.Action == Action {
+    fatalError()
+  }
+
   /// Every stub a spec of this feature may name: the feature's, then the built-ins.
   var allStubs: [Stub] { stubs + BuiltInStubs.all }
 }
