@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 /// Set by Fuzz/run for the libFuzzer build of `reducer-spec-fuzz` (Fuzz/README.md).
@@ -34,6 +35,10 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // The macros' own (`@Reducer`, `@ObservableState`, `@Presents`): the same swift-syntax
+    // that swift-case-paths' and swift-dependencies' macros build with.
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+    .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
   ],
   targets: [
     .systemLibrary(
@@ -44,10 +49,23 @@ let package = Package(
     // What the test store's serial execution needs from C: the Swift runtime's global-executor
     // hook, by its address, and libdispatch's `dispatch_async_f` on the main queue (see its header).
     .target(name: "CSwiftTaskHook"),
+    // The compiler plugin of ReducerCore's macros: `@Reducer`, `@ObservableState`,
+    // `@Presents`, `@CodableDefaults` and the case markers (Sources/ReducerCore/Macros.swift).
+    .macro(
+      name: "ReducerCoreMacros",
+      dependencies: [
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+      ]
+    ),
     .target(
       name: "ReducerCore",
       dependencies: [
         "CSwiftTaskHook",
+        "ReducerCoreMacros",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -138,11 +156,23 @@ let package = Package(
       name: "FuzzRegressionTests",
       dependencies: ["FuzzTargets", "SpecYAML"]
     ),
+    // The macros' expansions and diagnostics, with swift-macro-testing's `assertMacro`.
+    .testTarget(
+      name: "ReducerCoreMacrosTests",
+      dependencies: [
+        "ReducerCoreMacros",
+        .product(name: "MacroTesting", package: "swift-macro-testing"),
+        // MacroSpec: the conformances that an extension macro is asked for.
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+      ]
+    ),
     .testTarget(
       name: "ReducerCoreTests",
       dependencies: [
         "ReducerCore",
         "TestSupport",
+        // The YAML decoder's rejection of unknown keys, in MacroFeatureTests.
+        "SpecYAML",
         // Its reader of the runtime's executor hook, against the test store's writer.
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
@@ -178,7 +208,9 @@ let package = Package(
       name: "EndToEndTests",
       // The executables are built before the tests run them, not imported; SpecYAML's parser
       // turns spec files into JSON for the schema tests.
-      dependencies: ["reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture", "SpecYAML", "TestSupport"]
+      dependencies: [
+        "reducer-spec", "reducer-spec-fixtures", "reducer-spec-pool-fixture", "SpecRunner", "SpecYAML", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "SpecYAMLTests",

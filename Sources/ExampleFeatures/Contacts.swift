@@ -52,6 +52,7 @@ public struct Contact: Codable, Equatable, Hashable, Identifiable, Sendable {
 /// (the architecture's own: a spec does not stub it).
 public struct Contacts: Reducer {
   /// The contacts, what is presented over them, and the stack of detail screens.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The contacts, in the order they were added.
     public var contacts: IdentifiedArrayOf<Contact>
@@ -262,6 +263,7 @@ public struct AddContact: Reducer {
 /// `confirmDeletion`, then pops the screen with the `dismiss` dependency.
 public struct ContactDetail: Reducer {
   /// The contact on show, and the alert.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The contact on show.
     public var contact: Contact

@@ -1,3 +1,4 @@
+import CasePaths
 import CustomDump
 
 /// An action that sets a field of the state: a form's text field or toggle writing
@@ -16,12 +17,23 @@ import CustomDump
 ///
 /// await store.send(.binding(.set(\.query, "swift"))) { $0.query = "swift" }
 /// ```
-public protocol BindableAction {
+///
+/// The case `binding(BindingAction<State>)` is all an enum needs: `binding(_:)` is the case,
+/// and ``binding-swift.property`` has a default that extracts it.
+public protocol BindableAction<State> {
   associatedtype State
   /// The case that carries a binding action.
   static func binding(_ action: BindingAction<State>) -> Self
   /// The binding action, if this action is one.
   var binding: BindingAction<State>? { get }
+}
+
+extension BindableAction where Self: SendableMetatype {
+  /// The binding action, if this action is the `binding` case: found by embedding with
+  /// `binding(_:)`, as TCA does.
+  public var binding: BindingAction<State>? {
+    AnyCasePath(unsafe: { .binding($0) }).extract(from: self)
+  }
 }
 
 /// Sets one field of `Root` to a value.
@@ -63,9 +75,7 @@ public struct BindingAction<Root>: @unchecked Sendable, Equatable, CustomStringC
   /// The field's name: from ``BindableStateFields`` when `Root` lists its fields, else from the
   /// key path (`\Todo.State.isComplete` → `isComplete`).
   var fieldName: String {
-    if let fields = Root.self as? any BindableStateFields.Type,
-      let name = fields.bindableFieldName(of: keyPath)
-    {
+    if let name = Self.bindableFields?.first(where: { $0.keyPath == keyPath })?.name {
       return name
     }
     var text = String(describing: keyPath)
@@ -79,6 +89,49 @@ public struct BindingAction<Root>: @unchecked Sendable, Equatable, CustomStringC
 
 extension BindingAction: CustomDumpStringConvertible {
   public var customDumpDescription: String { description }
+}
+
+extension BindingAction {
+  /// A binding action whose equality is found at run time: by `==` when the value is
+  /// `Equatable`, else by the values' dumps. Made by the fields of ``BindableField``'s
+  /// `field(_:_:)` for values of any type, when they decode.
+  static func dynamic<Value>(_ keyPath: WritableKeyPath<Root, Value>, _ value: Value) -> Self {
+    Self(
+      keyPath: keyPath,
+      set: { $0[keyPath: keyPath] = value },
+      value: value,
+      isEqual: { other in
+        guard let other = other as? Value else { return false }
+        if let value = value as? any Equatable { return value.isEqual(toAny: other) }
+        return String(customDumping: value) == String(customDumping: other)
+      })
+  }
+}
+
+extension Equatable {
+  fileprivate func isEqual(toAny other: Any) -> Bool {
+    (other as? Self) == self
+  }
+}
+
+extension BindingAction: CasePathable {
+  public static var allCasePaths: AllCasePaths { AllCasePaths() }
+
+  /// The case paths of a binding action, one for each field of an ``ObservableState``, as
+  /// TCA's: `\.binding.query` in `store.receive(\.binding.query)` or
+  /// `store.send(\.binding.query, "swift")`.
+  @dynamicMemberLookup
+  public struct AllCasePaths: Sendable {
+    /// The binding action that sets the field.
+    public subscript<Value: Equatable & Sendable>(
+      dynamicMember keyPath: WritableKeyPath<Root, Value>
+    ) -> AnyCasePath<BindingAction, Value> where Root: ObservableState & SendableMetatype {
+      nonisolated(unsafe) let keyPath = keyPath
+      return AnyCasePath(
+        embed: { .set(keyPath, $0) },
+        extract: { $0.keyPath == keyPath ? $0.value as? Value : nil })
+    }
+  }
 }
 
 /// Applies binding actions to the state. Put it first in a `body`, so that the reducers
@@ -101,9 +154,12 @@ extension BindableAction {
 
 // MARK: - Codable bindings
 
-/// A state whose bindable fields have names, so that its ``BindingAction``s are `Codable`:
-/// `{ FIELD: VALUE }` is `.set(\.FIELD, VALUE)`. This is how a spec sends and receives
-/// `{ binding: { isComplete: true } }`.
+/// A state whose bindable fields have names, so that its ``BindingAction``s can be decoded and
+/// encoded: `{ FIELD: VALUE }` is `.set(\.FIELD, VALUE)`. This is how a spec sends and
+/// receives `{ binding: { isComplete: true } }`.
+///
+/// ``ObservableState()`` makes a struct conform, listing each stored `var` by its name. By
+/// hand:
 ///
 /// ```swift
 /// struct State: Equatable, Codable, BindableStateFields {
@@ -117,17 +173,11 @@ extension BindableAction {
 /// }
 /// ```
 ///
-/// The field's value type must be `Codable`, `Equatable` and `Sendable`: the action decodes it
-/// with the field's type, so `BindingAction` stays type-safe in Swift.
+/// The action decodes a value with the field's type, so `BindingAction` stays type-safe in
+/// Swift.
 public protocol BindableStateFields {
   /// The fields that binding actions may set, each with the name it has in `Codable` forms.
   static var bindableFields: [BindableField<Self>] { get }
-}
-
-extension BindableStateFields {
-  static func bindableFieldName(of keyPath: AnyKeyPath) -> String? {
-    bindableFields.first { $0.keyPath == keyPath }?.name
-  }
 }
 
 /// One bindable field of a state: its name and its key path (see ``BindableStateFields``).
@@ -139,7 +189,8 @@ public struct BindableField<Root>: @unchecked Sendable {
   let decode: (KeyedDecodingContainer<BindingFieldKey>, BindingFieldKey) throws -> BindingAction<Root>
   let encode: (Any, inout KeyedEncodingContainer<BindingFieldKey>, BindingFieldKey) throws -> Void
 
-  /// A bindable field: `.field("isComplete", \.isComplete)`.
+  /// A bindable field whose value is `Codable`, `Equatable` and `Sendable`:
+  /// `.field("isComplete", \.isComplete)`.
   public static func field<Value: Codable & Equatable & Sendable>(
     _ name: String, _ keyPath: WritableKeyPath<Root, Value>
   ) -> Self {
@@ -148,6 +199,43 @@ public struct BindableField<Root>: @unchecked Sendable {
       keyPath: keyPath,
       decode: { container, key in .set(keyPath, try container.decode(Value.self, forKey: key)) },
       encode: { value, container, key in try container.encode(value as! Value, forKey: key) })
+  }
+
+  /// A bindable field of any type, as ``ObservableState()`` lists them: whether the value is
+  /// `Decodable`, `Encodable` or `Equatable` is found when a binding action of the field is
+  /// decoded, encoded or compared. A field whose type is not `Decodable` fails to decode
+  /// with an error that names the field and the type (and likewise for `Encodable`); values
+  /// that are not `Equatable` compare by their dumps.
+  public static func field<Value>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>) -> Self {
+    Self(
+      name: name,
+      keyPath: keyPath,
+      decode: { container, key in
+        guard let type = Value.self as? any Decodable.Type else {
+          throw DecodingError.typeMismatch(
+            Value.self,
+            DecodingError.Context(
+              codingPath: container.codingPath + [key],
+              debugDescription: """
+                The field "\(name)" of \(Root.self) is of type \(Value.self), which is not Decodable: \
+                its binding actions cannot be decoded.
+                """))
+        }
+        return .dynamic(keyPath, try container.decode(type, forKey: key) as! Value)
+      },
+      encode: { value, container, key in
+        guard let value = value as? any Encodable else {
+          throw EncodingError.invalidValue(
+            value,
+            EncodingError.Context(
+              codingPath: container.codingPath + [key],
+              debugDescription: """
+                The field "\(name)" of \(Root.self) is of type \(Value.self), which is not Encodable: \
+                its binding actions cannot be encoded.
+                """))
+        }
+        try container.encode(value, forKey: key)
+      })
   }
 }
 
@@ -159,10 +247,34 @@ public struct BindingFieldKey: CodingKey {
   public init?(intValue: Int) { nil }
 }
 
-extension BindingAction: Encodable where Root: BindableStateFields {
-  /// `{ FIELD: VALUE }`.
+extension BindingAction {
+  /// The bindable fields of `Root`, or `nil` when it lists none.
+  static var bindableFields: [BindableField<Root>]? {
+    func fields<Fields: BindableStateFields>(of type: Fields.Type) -> [BindableField<Root>]? {
+      Fields.bindableFields as? [BindableField<Root>]
+    }
+    guard let type = Root.self as? any BindableStateFields.Type else { return nil }
+    return fields(of: type)
+  }
+
+  /// Why `Root`'s binding actions have no `Codable` form.
+  static func noFieldsMessage(_ verb: String) -> String {
+    """
+    \(Root.self) lists no bindable fields, so its binding actions cannot be \(verb): mark the \
+    struct @ObservableState, which lists its stored properties.
+    """
+  }
+}
+
+extension BindingAction: Encodable {
+  /// `{ FIELD: VALUE }`, FIELD one of `Root`'s bindable fields (``BindableStateFields``).
   public func encode(to encoder: any Encoder) throws {
-    guard let field = Root.bindableFields.first(where: { $0.keyPath == keyPath }) else {
+    guard let fields = Self.bindableFields else {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(codingPath: encoder.codingPath, debugDescription: Self.noFieldsMessage("encoded")))
+    }
+    guard let field = fields.first(where: { $0.keyPath == keyPath }) else {
       throw EncodingError.invalidValue(
         value,
         EncodingError.Context(
@@ -177,11 +289,15 @@ extension BindingAction: Encodable where Root: BindableStateFields {
   }
 }
 
-extension BindingAction: Decodable where Root: BindableStateFields {
-  /// From `{ FIELD: VALUE }`, FIELD one of `Root.bindableFields`.
+extension BindingAction: Decodable {
+  /// From `{ FIELD: VALUE }`, FIELD one of `Root`'s bindable fields (``BindableStateFields``).
   public init(from decoder: any Decoder) throws {
+    guard let fields = Self.bindableFields else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: Self.noFieldsMessage("decoded")))
+    }
     let container = try decoder.container(keyedBy: BindingFieldKey.self)
-    let names = Root.bindableFields.map(\.name)
+    let names = fields.map(\.name)
     guard container.allKeys.count == 1, let key = container.allKeys.first else {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
@@ -191,7 +307,7 @@ extension BindingAction: Decodable where Root: BindableStateFields {
             \(names.joined(separator: ", ")); found \(container.allKeys.count) fields.
             """))
     }
-    guard let field = Root.bindableFields.first(where: { $0.name == key.stringValue }) else {
+    guard let field = fields.first(where: { $0.name == key.stringValue }) else {
       throw DecodingError.keyNotFound(
         key,
         DecodingError.Context(

@@ -4,20 +4,25 @@ import Dependencies
 import IssueReporting
 
 /// The state of an optional child that a feature presents (a sheet, an alert, a destination),
-/// as TCA's `@Presents`: `nil` when nothing is presented.
+/// as TCA's: `nil` when nothing is presented. The ``Presents()`` macro stores a property in one.
 ///
 /// ```swift
+/// @ObservableState
 /// struct State: Equatable {
 ///   @Presents var destination: Destination.State?
 /// }
 /// ```
 ///
-/// `$destination` is the `PresentationState` itself, for ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``.
-/// `Codable` as the optional child: `null` or its state.
+/// `$destination` is the `PresentationState` itself, for
+/// ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``. The child's state is
+/// kept in a box that is copied on write, so a state can present itself
+/// (`@Presents var child: State?`). `Codable` as the optional child: `null` or its state.
+///
+/// It is also a property wrapper, `@PresentationState var destination: Destination.State?`,
+/// as in TCA before ``Presents()``.
 @propertyWrapper
 public struct PresentationState<State> {
-  /// The presented child's state, or `nil`.
-  public var wrappedValue: State?
+  private var storage: Storage
 
   /// A presentation of `wrappedValue` (`nil`: nothing presented).
   ///
@@ -25,7 +30,25 @@ public struct PresentationState<State> {
   /// var destination = PresentationState<Destination.State>(wrappedValue: nil)
   /// ```
   public init(wrappedValue: State?) {
-    self.wrappedValue = wrappedValue
+    self.storage = Storage(wrappedValue)
+  }
+
+  /// The presented child's state, or `nil`.
+  public var wrappedValue: State? {
+    get { storage.value }
+    set {
+      if isKnownUniquelyReferenced(&storage) {
+        storage.value = newValue
+      } else {
+        storage = Storage(newValue)
+      }
+    }
+    _modify {
+      if !isKnownUniquelyReferenced(&storage) {
+        storage = Storage(storage.value)
+      }
+      yield &storage.value
+    }
   }
 
   /// The presentation itself: `\.$destination` is the key path that `ifLet` takes.
@@ -43,13 +66,29 @@ public struct PresentationState<State> {
       if wrappedValue?[case: path] != nil { wrappedValue = path(newValue) }
     }
   }
+
+  /// The box of the child's state, shared by copies until one of them changes it.
+  private final class Storage: @unchecked Sendable {
+    var value: State?
+
+    init(_ value: State?) {
+      self.value = value
+    }
+  }
 }
 
-/// `@Presents var destination: Destination.State?`: TCA's spelling of ``PresentationState``.
-public typealias Presents<State> = PresentationState<State>
+extension PresentationState: Equatable where State: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage === rhs.storage || lhs.wrappedValue == rhs.wrappedValue
+  }
+}
 
-extension PresentationState: Equatable where State: Equatable {}
-extension PresentationState: Hashable where State: Hashable {}
+extension PresentationState: Hashable where State: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(wrappedValue)
+  }
+}
+
 extension PresentationState: Sendable where State: Sendable {}
 
 extension PresentationState: Decodable where State: Decodable {

@@ -43,6 +43,9 @@ public protocol Reducer<State, Action> {
   var body: Body { get }
 }
 
+/// A reducer of the same state and actions as `R`: `var body: some ReducerOf<Self>`.
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>
+
 extension Reducer where Body == Never {
   /// Reducers that implement ``reduce(into:action:)`` have no body.
   public var body: Body {

@@ -108,6 +108,7 @@ public struct MemberDetail: Reducer, Sendable {
 }
 
 public struct Roster: Reducer, Sendable {
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     public var members: IdentifiedArrayOf<RosterMember.State> = []
     @Presents public var destination: Destination.State? = nil

@@ -1,0 +1,239 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@CodableDefaults` on a `Codable` struct: coding keys named as the properties, an
+/// `init(from:)` in which a property with an initial value (or of an optional type) may be
+/// missing, and an `encode(to:)` with the same keys, in an extension.
+///
+/// ```swift
+/// extension Item {
+///   private enum CodingKeys: String, CodingKey {
+///     case name
+///     case quantity
+///   }
+///   init(from decoder: any Decoder) throws {
+///     let container = try decoder.container(keyedBy: CodingKeys.self)
+///     self.name = try container.decode(String.self, forKey: .name)
+///     self.quantity = try container.decode(.quantity, default: 1)
+///   }
+///   func encode(to encoder: any Encoder) throws {
+///     var container = encoder.container(keyedBy: CodingKeys.self)
+///     try container.encode(self.name, forKey: .name)
+///     try container.encode(self.quantity, forKey: .quantity)
+///   }
+/// }
+/// ```
+public enum CodableDefaultsMacro: ExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+      context.diagnose(
+        Diagnostic(
+          node: node,
+          message: MacroDiagnostic(
+            "'@CodableDefaults' can only be applied to a struct, not to \(declaration.kindName == "enum" ? "an" : "a") "
+              + "\(declaration.kindName)",
+            id: "codable-defaults-not-struct")))
+      return []
+    }
+    let coding = Coding(of: structDecl)
+    guard coding.isDecodable || coding.isEncodable else {
+      context.diagnose(
+        Diagnostic(
+          node: node,
+          message: MacroDiagnostic(
+            "'@CodableDefaults' needs a struct that declares 'Codable', 'Decodable' or 'Encodable'",
+            id: "codable-defaults-not-codable"),
+          fixIt: FixIt(
+            message: MacroFixIt("Add 'Codable'"),
+            changes: [.replace(oldNode: Syntax(structDecl), newNode: Syntax(structDecl.adding(conformance: "Codable")))])))
+      return []
+    }
+    return coding.extensions(of: type, availability: declaration.availability, in: context)
+  }
+}
+
+extension StructDeclSyntax {
+  /// The declaration with `conformance` added to its inheritance clause.
+  func adding(conformance: String) -> StructDeclSyntax {
+    var decl = self
+    let added = IdentifierTypeSyntax(name: .identifier(conformance))
+    if var clause = decl.inheritanceClause, let last = clause.inheritedTypes.last {
+      var types = Array(clause.inheritedTypes)
+      types[types.count - 1] =
+        last
+        .with(\.trailingTrivia, [])
+        .with(\.trailingComma, .commaToken(trailingTrivia: .space))
+      types.append(InheritedTypeSyntax(type: added, trailingTrivia: last.trailingTrivia))
+      clause.inheritedTypes = InheritedTypeListSyntax(types)
+      decl.inheritanceClause = clause
+    } else {
+      let trivia = decl.name.trailingTrivia
+      decl.name = decl.name.with(\.trailingTrivia, [])
+      decl.inheritanceClause = InheritanceClauseSyntax(
+        colon: .colonToken(trailingTrivia: .space),
+        inheritedTypes: [InheritedTypeSyntax(type: added, trailingTrivia: trivia)])
+    }
+    return decl
+  }
+}
+
+/// What a struct's `Codable` conformance needs generated, and how each stored property is coded.
+struct Coding {
+  /// The struct lists `Codable` or `Decodable`.
+  let isDecodable: Bool
+  /// The struct lists `Codable` or `Encodable`.
+  let isEncodable: Bool
+  /// The struct declares `CodingKeys`: nothing is generated.
+  let hasCodingKeys: Bool
+  let hasInitFromDecoder: Bool
+  let hasEncodeToEncoder: Bool
+  let properties: [StoredProperty]
+  let access: String
+
+  init(of decl: StructDeclSyntax) {
+    let inheritance = decl.inheritanceClause
+    isDecodable = inheritance.lists(["Codable", "Decodable"])
+    isEncodable = inheritance.lists(["Codable", "Encodable"])
+    hasCodingKeys = decl.nestedTypeNames.contains("CodingKeys")
+    hasInitFromDecoder = decl.memberBlock.members.contains { member in
+      guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { return false }
+      let parameters = initializer.signature.parameterClause.parameters
+      return parameters.count == 1 && parameters.first?.firstName.text == "from"
+    }
+    hasEncodeToEncoder = decl.memberBlock.members.contains { member in
+      guard let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == "encode" else { return false }
+      let parameters = function.signature.parameterClause.parameters
+      return parameters.count == 1 && parameters.first?.firstName.text == "to"
+    }
+    properties = StoredProperty.all(in: decl)
+    access = decl.visibleAccess
+  }
+
+  /// The properties that have a key: every stored property but a `let` with an initial value
+  /// (which a decoder cannot set) and a `lazy var`.
+  var codedProperties: [StoredProperty] {
+    properties.filter { !($0.isLet && $0.initializer != nil) && !$0.isLazy }
+  }
+
+  /// The extension with the keys, `init(from:)` and `encode(to:)`, or none when the struct
+  /// is not coded or declares its own `CodingKeys`.
+  func extensions(
+    of type: some TypeSyntaxProtocol, availability: String, in context: some MacroExpansionContext
+  ) -> [ExtensionDeclSyntax] {
+    guard isDecodable || isEncodable, !hasCodingKeys else { return [] }
+    var members: [String] = []
+    let coded = codedProperties
+    let keys = coded.map { "case \($0.name)" }
+    members.append(
+      keys.isEmpty
+        ? "private enum CodingKeys: CodingKey {}"
+        : """
+        private enum CodingKeys: String, CodingKey {
+        \(keys.joined(separator: "\n"))
+        }
+        """)
+    if isDecodable && !hasInitFromDecoder {
+      let body =
+        coded.isEmpty
+        ? "_ = try decoder.container(keyedBy: CodingKeys.self)"
+        : (["let container = try decoder.container(keyedBy: CodingKeys.self)"] + coded.map(\.decoding))
+          .joined(separator: "\n")
+      members.append(
+        """
+        \(access)init(from decoder: any Decoder) throws {
+        \(body)
+        }
+        """)
+    }
+    if isEncodable && !hasEncodeToEncoder {
+      let body =
+        coded.isEmpty
+        ? "_ = encoder.container(keyedBy: CodingKeys.self)"
+        : (["var container = encoder.container(keyedBy: CodingKeys.self)"] + coded.map(\.encoding))
+          .joined(separator: "\n")
+      members.append(
+        """
+        \(access)func encode(to encoder: any Encoder) throws {
+        \(body)
+        }
+        """)
+    }
+    let decl: DeclSyntax =
+      """
+      \(raw: availability)extension \(type.trimmed) {
+      \(raw: members.joined(separator: "\n"))
+      }
+      """
+    return [decl.cast(ExtensionDeclSyntax.self)]
+  }
+}
+
+/// A stored instance property of a struct, as the coding and the bindable fields see it.
+struct StoredProperty {
+  /// The name as written (with backticks for a keyword).
+  let name: String
+  let type: TypeSyntax?
+  let initializer: ExprSyntax?
+  let isLet: Bool
+  let isLazy: Bool
+  /// Stored by `@Presents`.
+  let isPresented: Bool
+
+  /// Whether the property may be left out of the input: it has an initial value, or an
+  /// optional type (`nil` then).
+  var hasDefault: Bool {
+    initializer != nil || isPresented || (type?.isOptional ?? false)
+  }
+
+  /// The statement of `init(from:)` that sets the property.
+  var decoding: String {
+    if let initializer {
+      return "self.\(name) = try container.decode(.\(name), default: \(initializer.trimmedDescription))"
+    }
+    if hasDefault {
+      return "self.\(name) = try container.decode(.\(name), default: nil)"
+    }
+    return "self.\(name) = try container.decode(\(type?.trimmedDescription ?? "_").self, forKey: .\(name))"
+  }
+
+  /// The statement of `encode(to:)` that writes the property: an optional is left out when
+  /// `nil`, a presented child is written `null`.
+  var encoding: String {
+    if !isPresented, type?.isOptional ?? false {
+      return "try container.encodeIfPresent(self.\(name), forKey: .\(name))"
+    }
+    return "try container.encode(self.\(name), forKey: .\(name))"
+  }
+
+  /// The stored instance properties of a struct, in order.
+  static func all(in decl: StructDeclSyntax) -> [StoredProperty] {
+    var properties: [StoredProperty] = []
+    for member in decl.memberBlock.members {
+      guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic else { continue }
+      let isPresented = variable.attributes.contains(named: "Presents")
+      let isLazy = variable.modifiers.contains { $0.name.tokenKind == .keyword(.lazy) }
+      let bindings = Array(variable.bindings)
+      for (index, binding) in bindings.enumerated() {
+        guard let name = binding.name, !binding.isComputed else { continue }
+        // `var a, b: Int`: the annotation of a later binding types the earlier ones.
+        let type =
+          binding.typeAnnotation?.type
+          ?? (binding.initializer == nil
+            ? bindings[(index + 1)...].first(where: { $0.typeAnnotation != nil })?.typeAnnotation?.type : nil)
+        properties.append(
+          StoredProperty(
+            name: name.text, type: type, initializer: binding.initializer?.value, isLet: variable.isLet,
+            isLazy: isLazy, isPresented: isPresented))
+      }
+    }
+    return properties
+  }
+}

@@ -1,0 +1,883 @@
+import MacroTesting
+import ReducerCoreMacros
+import SwiftSyntaxMacroExpansion
+import Testing
+
+/// `@Reducer` on structs and on enums of child features, and its diagnostics. The case marks
+/// (`@ReducerCaseEphemeral`, `@ReducerCaseIgnored`) are left unexpanded, to show where
+/// `@Reducer` adds them; they expand to nothing.
+@Suite(
+  .macros(
+    [
+      "Reducer": MacroSpec(type: ReducerMacro.self, conformances: ["Reducer", "CaseReducer"])
+    ]
+  )
+)
+struct ReducerMacroTests {
+  // MARK: Structs
+
+  @Test func aStructReducer() {
+    assertMacro {
+      """
+      @Reducer
+      struct Feature {
+        @ObservableState
+        struct State {
+          var count = 0
+        }
+        enum Action {
+          case incrementButtonTapped
+        }
+        var body: some ReducerOf<Self> {
+          Reduce { state, action in
+            state.count += 1
+            return .none
+          }
+        }
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        @ObservableState
+        struct State {
+          var count = 0
+        }
+        @CasePathable
+        enum Action {
+          case incrementButtonTapped
+        }
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        var body: some ReducerOf<Self> {
+          Reduce { state, action in
+            state.count += 1
+            return .none
+          }
+        }
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func anEnumStateGetsCasePathsAndDynamicMemberLookup() {
+    assertMacro {
+      """
+      @Reducer
+      struct Feature {
+        enum State {
+          case loggedIn(LoggedIn.State)
+          case loggedOut(LoggedOut.State)
+        }
+        enum Action {
+          case loggedIn(LoggedIn.Action)
+          case loggedOut(LoggedOut.Action)
+        }
+        var body: some Reducer<State, Action> {
+          EmptyReducer()
+        }
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        @CasePathable @dynamicMemberLookup
+        enum State {
+          case loggedIn(LoggedIn.State)
+          case loggedOut(LoggedOut.State)
+        }
+        @CasePathable
+        enum Action {
+          case loggedIn(LoggedIn.Action)
+          case loggedOut(LoggedOut.Action)
+        }
+        @ReducerCore.ReducerBuilder<State, Action>
+        var body: some Reducer<State, Action> {
+          EmptyReducer()
+        }
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func whatIsAlreadyThereIsNotAddedAgain() {
+    assertMacro {
+      """
+      @Reducer
+      struct Feature: Reducer, Sendable {
+        @CasePathable
+        @dynamicMemberLookup
+        enum State {
+        }
+        enum Action: CasePathable {
+          struct AllCasePaths {}
+          static var allCasePaths: AllCasePaths { AllCasePaths() }
+        }
+        @ReducerBuilder<State, Action>
+        var body: some ReducerOf<Self> {
+          EmptyReducer()
+        }
+      }
+      """
+    } expansion: {
+      """
+      struct Feature: Reducer, Sendable {
+        @CasePathable
+        @dynamicMemberLookup
+        enum State {
+        }
+        enum Action: CasePathable {
+          struct AllCasePaths {}
+          static var allCasePaths: AllCasePaths { AllCasePaths() }
+        }
+        @ReducerBuilder<State, Action>
+        var body: some ReducerOf<Self> {
+          EmptyReducer()
+        }
+      }
+      """
+    }
+  }
+
+  @Test func aStructWithoutStateActionOrBodyGetsEmptyOnes() {
+    assertMacro {
+      """
+      @Reducer
+      public struct Feature {
+      }
+      """
+    } expansion: {
+      """
+      public struct Feature {
+
+          @ObservableState
+          public struct State: Codable, Equatable, Hashable, Sendable {
+              public init() {
+              }
+          }
+
+          public enum Action: Equatable, Hashable, Sendable {
+          }
+
+          public let body = ReducerCore.EmptyReducer<State, Action>()
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func aStructWhoseStateAndActionAreTypeAliasesGetsABody() {
+    assertMacro {
+      """
+      @Reducer
+      struct Feature {
+        typealias State = Int
+        typealias Action = Bool
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        typealias State = Int
+        typealias Action = Bool
+
+        let body = ReducerCore.EmptyReducer<State, Action>()
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func aBodyOfOtherTypesGetsTheirBuilder() {
+    assertMacro {
+      """
+      @Reducer
+      struct Feature {
+        var body: some Reducer<Int, Bool> { EmptyReducer() }
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        @ReducerCore.ReducerBuilder<Int, Bool>
+        var body: some Reducer<Int, Bool> { EmptyReducer() }
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+    assertMacro {
+      """
+      @Reducer
+      struct Feature {
+        var body: some ReducerOf<Base> { EmptyReducer() }
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        @ReducerCore.ReducerBuilder<Base.State, Base.Action>
+        var body: some ReducerOf<Base> { EmptyReducer() }
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func availabilityCarriesOverToTheConformance() {
+    assertMacro {
+      """
+      @available(macOS 14, *)
+      @Reducer
+      struct Feature {
+        struct State {}
+        enum Action {}
+        var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+      """
+    } expansion: {
+      """
+      @available(macOS 14, *)
+      struct Feature {
+        struct State {}
+        @CasePathable
+        enum Action {}
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+
+      @available(macOS 14, *) extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  // MARK: Enums
+
+  @Test func anEnumOfChildFeaturesWithAnAlert() {
+    assertMacro {
+      """
+      @Reducer
+      enum Destination {
+        case addContact(AddContact)
+        case alert(AlertState<Alert>)
+        case detail(Detail)
+
+        enum Alert {
+          case confirmDeletion
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      enum Destination {
+        case addContact(AddContact)
+        @ReducerCaseEphemeral
+        case alert(AlertState<Alert>)
+        case detail(Detail)
+
+        enum Alert {
+          case confirmDeletion
+        }
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        enum State: ReducerCore.CaseReducerState {
+          typealias StateReducer = Destination
+          case addContact(AddContact.State)
+          case alert(AlertState<Alert>)
+          case detail(Detail.State)
+        }
+
+        @CasePathable
+        enum Action {
+          case addContact(AddContact.Action)
+          case alert(Alert)
+          case detail(Detail.Action)
+        }
+
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+          ReducerCore.Reduce(
+            ReducerCore.EmptyReducer<Self.State, Self.Action>()
+            .ifCaseLet(\Self.State.Cases.addContact, action: \Self.Action.Cases.addContact) {
+              AddContact()
+            }
+            .ifCaseLet(\Self.State.Cases.detail, action: \Self.Action.Cases.detail) {
+              Detail()
+            }
+          )
+        }
+      }
+
+      extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#
+    }
+  }
+
+  @Test func casesThatHoldPlainValues() {
+    assertMacro {
+      """
+      @Reducer
+      enum Path {
+        case detail(SyncUpDetail)
+        case dialog(ConfirmationDialogState<Dialog>)
+        case meeting(Meeting, syncUp: SyncUp)
+        case empty
+        @ReducerCaseIgnored
+        case record(RecordMeeting)
+        case values([Int])
+      }
+      """
+    } expansion: {
+      #"""
+      enum Path {
+        case detail(SyncUpDetail)
+        @ReducerCaseEphemeral
+        case dialog(ConfirmationDialogState<Dialog>)
+        @ReducerCaseIgnored
+        case meeting(Meeting, syncUp: SyncUp)
+        @ReducerCaseIgnored
+        case empty
+        @ReducerCaseIgnored
+        case record(RecordMeeting)
+        case values([Int])
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        enum State: ReducerCore.CaseReducerState {
+          typealias StateReducer = Path
+          case detail(SyncUpDetail.State)
+          case dialog(ConfirmationDialogState<Dialog>)
+          case meeting(Meeting, syncUp: SyncUp)
+          case empty
+          case record(RecordMeeting)
+          case values([Int])
+        }
+
+        @CasePathable
+        enum Action {
+          case detail(SyncUpDetail.Action)
+          case dialog(Dialog)
+          case meeting(Swift.Never)
+          case empty(Swift.Never)
+          case record(Swift.Never)
+          case values(Swift.Never)
+        }
+
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+          ReducerCore.Reduce(
+            ReducerCore.EmptyReducer<Self.State, Self.Action>()
+            .ifCaseLet(\Self.State.Cases.detail, action: \Self.Action.Cases.detail) {
+              SyncUpDetail()
+            }
+          )
+        }
+      }
+
+      extension Path: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#
+    }
+  }
+
+  @Test func anExplicitActionIsKept() {
+    assertMacro {
+      """
+      @Reducer
+      enum Destination {
+        @ReducerCaseIgnored case alert(AlertState<Alert>)
+        case edit(SyncUpForm)
+
+        @CasePathable
+        enum Action {
+          case alert(Alert)
+          case edit(SyncUpForm.Action)
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      enum Destination {
+        @ReducerCaseIgnored
+        @ReducerCaseEphemeral case alert(AlertState<Alert>)
+        case edit(SyncUpForm)
+
+        @CasePathable
+        enum Action {
+          case alert(Alert)
+          case edit(SyncUpForm.Action)
+        }
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        enum State: ReducerCore.CaseReducerState {
+          typealias StateReducer = Destination
+          case alert(AlertState<Alert>)
+          case edit(SyncUpForm.State)
+        }
+
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+          ReducerCore.Reduce(
+            ReducerCore.EmptyReducer<Self.State, Self.Action>()
+            .ifCaseLet(\Self.State.Cases.edit, action: \Self.Action.Cases.edit) {
+              SyncUpForm()
+            }
+          )
+        }
+      }
+
+      extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#
+    }
+  }
+
+  @Test func aCaseBuildsItsReducerWithItsDefaultValue() {
+    assertMacro {
+      """
+      @Reducer
+      enum Destination {
+        case timeline(Timeline)
+        case meeting(Meeting = Meeting(context: .sheet))
+        case nested(Nested.Feature)
+      }
+      """
+    } expansion: {
+      #"""
+      enum Destination {
+        case timeline(Timeline)
+        case meeting(Meeting = Meeting(context: .sheet))
+        case nested(Nested.Feature)
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        enum State: ReducerCore.CaseReducerState {
+          typealias StateReducer = Destination
+          case timeline(Timeline.State)
+          case meeting(Meeting.State)
+          case nested(Nested.Feature.State)
+        }
+
+        @CasePathable
+        enum Action {
+          case timeline(Timeline.Action)
+          case meeting(Meeting.Action)
+          case nested(Nested.Feature.Action)
+        }
+
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+          ReducerCore.Reduce(
+            ReducerCore.EmptyReducer<Self.State, Self.Action>()
+            .ifCaseLet(\Self.State.Cases.timeline, action: \Self.Action.Cases.timeline) {
+              Timeline()
+            }
+            .ifCaseLet(\Self.State.Cases.meeting, action: \Self.Action.Cases.meeting) {
+              Meeting(context: .sheet)
+            }
+            .ifCaseLet(\Self.State.Cases.nested, action: \Self.Action.Cases.nested) {
+              Nested.Feature()
+            }
+          )
+        }
+      }
+
+      extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#
+    }
+  }
+
+  @Test func aPublicEnumHasPublicMembers() {
+    assertMacro {
+      """
+      @Reducer
+      public enum Destination {
+        case counter(Counter)
+      }
+      """
+    } expansion: {
+      #"""
+      public enum Destination {
+        case counter(Counter)
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        public enum State: ReducerCore.CaseReducerState {
+          public typealias StateReducer = Destination
+          case counter(Counter.State)
+        }
+
+        @CasePathable
+        public enum Action {
+          case counter(Counter.Action)
+        }
+
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        public static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+          ReducerCore.Reduce(
+            ReducerCore.EmptyReducer<Self.State, Self.Action>()
+            .ifCaseLet(\Self.State.Cases.counter, action: \Self.Action.Cases.counter) {
+              Counter()
+            }
+          )
+        }
+      }
+
+      extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#
+    }
+  }
+
+  @Test func anEmptyEnum() {
+    assertMacro {
+      """
+      @Reducer
+      enum Destination {}
+      """
+    } expansion: {
+      """
+      enum Destination {
+
+          @CasePathable
+          @dynamicMemberLookup
+          @ObservableState
+          enum State: ReducerCore.CaseReducerState {
+              typealias StateReducer = Destination
+
+          }
+
+          @CasePathable
+          enum Action {
+
+          }
+
+          @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+          static var body: ReducerCore.EmptyReducer<Self.State, Self.Action> {
+              ReducerCore.EmptyReducer<Self.State, Self.Action>()
+          }
+      }
+
+      extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func casesUnderIfConfig() {
+    assertMacro {
+      """
+      @Reducer
+      enum Destination {
+        case counter(Counter)
+        #if DEBUG
+        case debug(DebugMenu)
+        #elseif TESTING
+        case empty
+        #else
+        #endif
+      }
+      """
+    } expansion: {
+      #"""
+      enum Destination {
+        case counter(Counter)
+        #if DEBUG
+        case debug(DebugMenu)
+        #elseif TESTING
+        case empty
+        #else
+        #endif
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        enum State: ReducerCore.CaseReducerState {
+          typealias StateReducer = Destination
+          case counter(Counter.State)
+          #if DEBUG
+          case debug(DebugMenu.State)
+          #elseif TESTING
+          case empty
+          #else
+          #endif
+        }
+
+        @CasePathable
+        enum Action {
+          case counter(Counter.Action)
+          #if DEBUG
+          case debug(DebugMenu.Action)
+          #elseif TESTING
+          case empty(Swift.Never)
+          #else
+          #endif
+        }
+
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+          ReducerCore.Reduce(
+            ReducerCore.EmptyReducer<Self.State, Self.Action>()
+            .ifCaseLet(\Self.State.Cases.counter, action: \Self.Action.Cases.counter) {
+              Counter()
+            }
+            #if DEBUG
+            .ifCaseLet(\Self.State.Cases.debug, action: \Self.Action.Cases.debug) {
+              DebugMenu()
+            }
+            #elseif TESTING
+            #else
+            #endif
+          )
+        }
+      }
+
+      extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#
+    }
+  }
+
+  @Test func theDeprecatedArgumentsAddConformances() {
+    assertMacro {
+      """
+      @Reducer(state: .equatable, .hashable, action: .equatable)
+      enum Destination {
+        case counter(Counter)
+      }
+      """
+    } expansion: {
+      #"""
+      enum Destination {
+        case counter(Counter)
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        enum State: ReducerCore.CaseReducerState, Equatable, Hashable {
+          typealias StateReducer = Destination
+          case counter(Counter.State)
+        }
+
+        @CasePathable
+        enum Action: Equatable {
+          case counter(Counter.Action)
+        }
+
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+          ReducerCore.Reduce(
+            ReducerCore.EmptyReducer<Self.State, Self.Action>()
+            .ifCaseLet(\Self.State.Cases.counter, action: \Self.Action.Cases.counter) {
+              Counter()
+            }
+          )
+        }
+      }
+
+      extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#
+    }
+  }
+
+  // MARK: Diagnostics
+
+  @Test func aReduceMethodIsDeprecated() {
+    assertMacro {
+      """
+      @Reducer
+      struct Feature {
+        struct State {
+        }
+        enum Action {
+        }
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+          .none
+        }
+      }
+      """
+    } diagnostics: {
+      """
+      @Reducer
+      struct Feature {
+        struct State {
+        }
+        enum Action {
+        }
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+             ┬─────
+             ╰─ ⚠️ 'reduce(into:action:)' is deprecated: Reducers should be defined using the 'body' property and a 'Reduce'.
+                ✏️ Use 'body' instead
+          .none
+        }
+      }
+      """
+    } fixes: {
+      """
+      @Reducer
+      struct Feature {
+        struct State {
+        }
+        enum Action {
+        }
+        var body: some Reducer<State, Action> {
+      Reduce { state, action in
+      .none
+      }
+      }
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        struct State {
+        }
+        @CasePathable
+        enum Action {
+        }
+        @ReducerCore.ReducerBuilder<State, Action>
+        var body: some Reducer<State, Action> {
+      Reduce { state, action in
+      .none
+      }
+      }
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func argumentsOnAStructAreAnError() {
+    assertMacro {
+      """
+      @Reducer(state: .equatable)
+      struct Feature {
+        struct State {}
+        enum Action {}
+        var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+      """
+    } diagnostics: {
+      """
+      @Reducer(state: .equatable)
+               ┬────────────────
+               ╰─ 🛑 Argument passed to call that takes no arguments when applied to a struct
+                  ✏️ Remove '(state: .equatable)'
+      struct Feature {
+        struct State {}
+        enum Action {}
+        var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+      """
+    } fixes: {
+      """
+      @Reducer
+      struct Feature {
+        struct State {}
+        enum Action {}
+        var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+        struct State {}
+        @CasePathable
+        enum Action {}
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func aClassIsNotAReducer() {
+    assertMacro {
+      """
+      @Reducer
+      class Feature {
+      }
+      """
+    } diagnostics: {
+      """
+      @Reducer
+      ┬───────
+      ╰─ 🛑 '@Reducer' can only be applied to a struct or an enum, not to a class
+         ✏️ Replace 'class' with 'struct'
+      class Feature {
+      }
+      """
+    } fixes: {
+      """
+      @Reducer
+      struct Feature {
+      }
+      """
+    } expansion: {
+      """
+      struct Feature {
+
+          @ObservableState
+          struct State: Codable, Equatable, Hashable, Sendable {
+              init() {
+              }
+          }
+
+          enum Action: Equatable, Hashable, Sendable {
+          }
+
+          let body = ReducerCore.EmptyReducer<State, Action>()
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """
+    }
+  }
+
+  @Test func aProtocolIsNotAReducer() {
+    assertMacro {
+      """
+      @Reducer
+      protocol Feature {
+      }
+      """
+    } diagnostics: {
+      """
+      @Reducer
+      ┬───────
+      ╰─ 🛑 '@Reducer' can only be applied to a struct or an enum, not to a protocol
+      protocol Feature {
+      }
+      """
+    }
+  }
+}
