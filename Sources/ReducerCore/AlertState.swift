@@ -1,3 +1,6 @@
+#if canImport(SwiftUI)
+  import SwiftUI
+#endif
 import CustomDump
 
 /// Text in an alert or a button, as TCA's `TextState`: here, a string. `Codable` as the string.
@@ -46,6 +49,9 @@ public enum ButtonStateRole: String, Equatable, Hashable, Sendable, Codable {
 ///
 /// ```swift
 /// ButtonState(role: .destructive, action: .confirmDeletion) { TextState("Delete") }
+/// ButtonState(role: .destructive, action: .send(.confirmDeletion, animation: .default)) {
+///   TextState("Delete")
+/// }
 /// ButtonState(label: "Cancel", role: .cancel)
 /// ```
 ///
@@ -69,8 +75,18 @@ public struct ButtonState<Action>: Identifiable {
   }
 
   /// A button in TCA's style: `ButtonState(role: .destructive, action: .delete) { TextState("Delete") }`.
-  public init(role: ButtonStateRole? = nil, action: Action? = nil, label: () -> TextState) {
+  public init(role: ButtonStateRole? = nil, action: Action, label: () -> TextState) {
     self.init(label: label(), role: role, action: action)
+  }
+
+  /// A button in TCA's style whose action is a ``ButtonStateAction``:
+  /// `ButtonState(role: .cancel) { TextState("Cancel") }` (no action), or
+  /// `ButtonState(action: .send(.delete, animation: .default)) { TextState("Delete") }`.
+  ///
+  /// The button keeps the action; the animation of `.send(_:animation:)` is not kept, as a
+  /// store of ReducerCore drives no views.
+  public init(role: ButtonStateRole? = nil, action: ButtonStateAction<Action> = .send(nil), label: () -> TextState) {
+    self.init(label: label(), role: role, action: action.action)
   }
 
   /// The same button, sending a transformed action.
@@ -78,6 +94,54 @@ public struct ButtonState<Action>: Identifiable {
     ButtonState<NewAction>(label: label, role: role, action: action.map(transform))
   }
 }
+
+/// The action of a button, as TCA's `ButtonStateAction`: an action to send (or `nil`), with an
+/// animation or without.
+///
+/// ```swift
+/// ButtonState(role: .destructive, action: .send(.confirm)) { TextState("Delete") }
+/// ButtonState(role: .destructive, action: .send(.confirm, animation: .default)) { TextState("Delete") }
+/// ```
+public struct ButtonStateAction<Action> {
+  /// How the action is sent.
+  public let type: _ActionType
+
+  /// Sends `action` (`nil`: sends nothing, and only dismisses).
+  public static func send(_ action: Action?) -> Self {
+    Self(type: .send(action))
+  }
+
+  /// Sends `action` with an animation.
+  public static func send(_ action: Action?, animation: Animation?) -> Self {
+    Self(type: .animatedSend(action, animation: animation))
+  }
+
+  /// The action that the button sends.
+  public var action: Action? {
+    switch type {
+    case .send(let action), .animatedSend(let action, animation: _): return action
+    }
+  }
+
+  /// The same button action, sending a transformed action.
+  public func map<NewAction>(_ transform: (Action?) -> NewAction?) -> ButtonStateAction<NewAction> {
+    switch type {
+    case .send(let action): return .send(transform(action))
+    case .animatedSend(let action, let animation): return .send(transform(action), animation: animation)
+    }
+  }
+
+  /// How a button sends its action: without or with an animation.
+  public enum _ActionType {
+    case send(Action?)
+    case animatedSend(Action?, animation: Animation?)
+  }
+}
+
+extension ButtonStateAction: Equatable where Action: Equatable {}
+extension ButtonStateAction._ActionType: Equatable where Action: Equatable {}
+extension ButtonStateAction: Sendable where Action: Sendable {}
+extension ButtonStateAction._ActionType: Sendable where Action: Sendable {}
 
 extension ButtonState: Equatable where Action: Equatable {}
 extension ButtonState: Hashable where Action: Hashable {}

@@ -1,4 +1,5 @@
 import ConcurrencyExtras
+import CustomDump
 import Dependencies
 import IssueReporting
 
@@ -49,15 +50,20 @@ public struct Effect<Action>: Sendable {
   /// An async operation that can send any number of actions.
   ///
   /// The operation runs with the dependencies of the reducer that returned it. A
-  /// `CancellationError` ends it quietly; any other error goes to `handler`, and
-  /// without one it is reported as an issue at the line that created the effect.
+  /// `CancellationError`, or any error thrown once the effect is cancelled, ends it quietly;
+  /// any other error goes to `handler`, and without one it is reported as an issue at the line
+  /// that created the effect.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
+  ///   - name: A name for the task, as TCA's `name:` (accepted for source compatibility; the
+  ///     task is not named).
   ///   - operation: The work; call `send` to send actions.
-  ///   - handler: What to do with an error that the operation throws.
+  ///   - handler: What to do with an error that the operation throws, unless the effect was
+  ///     cancelled first.
   public static func run(
     priority: TaskPriority? = nil,
+    name: String? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -78,13 +84,16 @@ public struct Effect<Action>: Sendable {
           } catch is CancellationError {
             return
           } catch {
+            guard !Task.isCancelled else { return }
             guard let handler else {
               reportIssue(
                 """
-                An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error: \(error)
+                An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error.
 
-                Handle every error other than cancellation in the operation (with "do" and \
-                "catch") or with the "catch" parameter of "Effect.run".
+                \(String(customDumping: error).indentingEveryLine(by: 4))
+
+                All non-cancellation errors must be explicitly handled via the "catch" parameter \
+                on "Effect.run", or via a "do" block.
                 """,
                 fileID: fileID, filePath: filePath, line: line, column: column)
               return
@@ -197,9 +206,11 @@ public struct Effect<Action>: Sendable {
       return Effect<T>(
         .run(priority) { send in
           if let aroundRun {
-            await aroundRun(send) { await body(Send<Action> { action in send(transform(action)) }) }
+            await aroundRun(send) {
+              await body(Send<Action>(storage: send.storage) { action in send(transform(action)) })
+            }
           } else {
-            await body(Send<Action> { action in send(transform(action)) })
+            await body(Send<Action>(storage: send.storage) { action in send(transform(action)) })
           }
         })
     case .merge(let effects):
@@ -245,6 +256,12 @@ public struct Effect<Action>: Sendable {
   }
 }
 
+/// The effect type of a reducer: `EffectOf<Feature>` is `Effect<Feature.Action>`.
+public typealias EffectOf<R: Reducer> = Effect<R.Action>
+
+/// The `send` of a reducer's effects: `SendOf<Feature>` is `Send<Feature.Action>`.
+public typealias SendOf<R: Reducer> = Send<R.Action>
+
 /// A cancellation identifier of a child's effect, inside its scope.
 struct ScopedCancelID: Hashable, Sendable {
   let scope: AnyHashableSendable
@@ -257,9 +274,18 @@ struct ScopedCancelID: Hashable, Sendable {
 @MainActor
 public struct Send<Action>: Sendable {
   let send: @MainActor @Sendable (Action) -> Void
+  /// What the store that runs the effect keeps for its effects (throttling), when a store's
+  /// runtime made this `Send`.
+  let storage: EffectStorage?
 
   public init(send: @escaping @MainActor @Sendable (Action) -> Void) {
     self.send = send
+    self.storage = nil
+  }
+
+  init(storage: EffectStorage?, send: @escaping @MainActor @Sendable (Action) -> Void) {
+    self.send = send
+    self.storage = storage
   }
 
   /// Sends an action, unless the effect has been cancelled.

@@ -111,6 +111,15 @@ package enum EffectTasks {
   }
 }
 
+/// What a store keeps for its effects from one run to the next, handed to their operations
+/// through ``Send``: the last send of each throttle identifier.
+@MainActor
+final class EffectStorage {
+  /// For each throttle identifier, when its last action was sent (an instant of the
+  /// throttle's clock) and the action waiting for the end of the interval, if any.
+  var throttles: [AnyHashableSendable: (sentAt: Any, pending: Any?)] = [:]
+}
+
 /// One running piece of an effect: a task, and the cancellable pieces it waits for.
 ///
 /// It does not depend on the effect's action type, so it is not nested in the generic
@@ -158,6 +167,8 @@ final class EffectRuntime<Action> {
   /// The tasks in ``letRun(turns:)``, resumed when the last effect finishes.
   private var idleWaiters: [IdleWaiter] = []
   private var nextID = 0
+  /// What this store keeps for its effects across runs (the throttles' last sends).
+  let storage = EffectStorage()
 
   init() {}
 
@@ -322,7 +333,7 @@ final class EffectRuntime<Action> {
     case .run(_, let body):
       let completion = RunCompletion()
       let origin = piece.origin
-      let send = Send<Action> { [weak self] action in
+      let send = Send<Action>(storage: storage) { [weak self] action in
         // As in TCA, an action sent after the operation returned is reported, then sent.
         if completion.isCompleted { reportSendFromCompletedEffect(action, origin: origin) }
         guard let self, !piece.isCancelled else { return }

@@ -87,19 +87,43 @@ public struct DismissEffect: Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    dismissOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Dismisses, or reports that there is nothing to dismiss, as TCA does.
+  @MainActor
+  func dismissOrReport(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
     guard let dismiss else {
       reportIssue(
         """
         A reducer requested dismissal at "\(fileID):\(line)", but couldn't be dismissed.
 
         This is generally considered an application logic error, and can happen when a reducer \
-        assumes it runs in a presentation context. Only a feature presented with "ifLet" on a \
-        "@Presents" field, or pushed on a stack handled by "forEach", can dismiss itself.
+        assumes it runs in a presentation context. If a reducer can run at both the root level \
+        of an application, as well as in a presentation destination, use \
+        @Dependency(\\.isPresented) to determine if the reducer is being presented before calling \
+        @Dependency(\\.dismiss).
         """,
         fileID: fileID, filePath: filePath, line: line, column: column)
       return
     }
     dismiss()
+  }
+}
+
+extension DependencyValues {
+  /// Whether the feature that reads it is presented (with `ifLet` on a `@Presents` field) or
+  /// pushed on a stack (handled by `forEach`), as TCA's `isPresented`: whether
+  /// ``dismiss`` can dismiss it.
+  ///
+  /// ```swift
+  /// @Dependency(\.isPresented) var isPresented
+  ///
+  /// case .closeButtonTapped:
+  ///   return isPresented ? .run { _ in await dismiss() } : .send(.delegate(.close))
+  /// ```
+  public var isPresented: Bool {
+    dismiss.dismiss != nil
   }
 }
 

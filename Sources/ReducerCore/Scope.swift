@@ -29,11 +29,15 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   let child: Child
 
   /// Scopes to a field of the parent's state.
+  ///
+  /// Disfavored, so that `\.login` into an enum state that is `@dynamicMemberLookup` (as
+  /// `@Reducer` makes a state enum) names the case, not the enum's read-only case property.
+  @_disfavoredOverload
   public init<ChildState, ChildAction>(
     state: WritableKeyPath<ParentState, ChildState>,
     action: CaseKeyPath<ParentAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
-  ) where ChildState == Child.State, ChildAction == Child.Action, ParentAction: CasePathable {
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = .keyPath(state)
     self.toChildAction = AnyCasePath(action)
     self.child = child()
@@ -48,7 +52,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) where ChildState == Child.State, ChildAction == Child.Action, ParentState: CasePathable, ParentAction: CasePathable {
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = .casePath(AnyCasePath(state), fileID: fileID, filePath: filePath, line: line, column: column)
     self.toChildAction = AnyCasePath(action)
     self.child = child()

@@ -1,3 +1,4 @@
+import CasePaths
 import Foundation
 
 /// The result of an async operation that can fail, as an action's payload:
@@ -19,6 +20,14 @@ public enum TaskResult<Success: Sendable>: Sendable {
     }
   }
 
+  /// The result of a Swift `Result`: `TaskResult(result)`.
+  public init<Failure>(_ result: Result<Success, Failure>) {
+    switch result {
+    case .success(let value): self = .success(value)
+    case .failure(let error): self = .failure(error)
+    }
+  }
+
   /// The value, or the error thrown.
   public var value: Success {
     get throws {
@@ -33,6 +42,14 @@ public enum TaskResult<Success: Sendable>: Sendable {
   public func map<NewSuccess: Sendable>(_ transform: (Success) -> NewSuccess) -> TaskResult<NewSuccess> {
     switch self {
     case .success(let value): return .success(transform(value))
+    case .failure(let error): return .failure(error)
+    }
+  }
+
+  /// Transforms the value of a success into another result.
+  public func flatMap<NewSuccess: Sendable>(_ transform: (Success) -> TaskResult<NewSuccess>) -> TaskResult<NewSuccess> {
+    switch self {
+    case .success(let value): return transform(value)
     case .failure(let error): return .failure(error)
     }
   }
@@ -114,6 +131,43 @@ extension TaskResult: CustomStringConvertible {
     switch self {
     case .success(let value): return "success(\(value))"
     case .failure(let error): return "failure(\(Self.message(of: error)))"
+    }
+  }
+}
+
+extension TaskResult: CasePathable {
+  public static var allCasePaths: AllCasePaths { AllCasePaths() }
+
+  /// The case paths of `TaskResult`: `\.response.success`, as in TCA.
+  public struct AllCasePaths: Sendable {
+    /// `.success(value)`.
+    public var success: AnyCasePath<TaskResult, Success> {
+      AnyCasePath(
+        embed: { .success($0) },
+        extract: {
+          guard case .success(let value) = $0 else { return nil }
+          return value
+        })
+    }
+
+    /// `.failure(error)`.
+    public var failure: AnyCasePath<TaskResult, any Error> {
+      AnyCasePath(
+        embed: { .failure($0) },
+        extract: {
+          guard case .failure(let error) = $0 else { return nil }
+          return error
+        })
+    }
+  }
+}
+
+extension Result where Success: Sendable, Failure == any Error {
+  /// The Swift `Result` of a `TaskResult`, as TCA's `Result(taskResult)`.
+  public init(_ result: TaskResult<Success>) {
+    switch result {
+    case .success(let value): self = .success(value)
+    case .failure(let error): self = .failure(error)
     }
   }
 }

@@ -351,10 +351,12 @@ private func expectNoIssues(
         ReportedIssue(
           message: """
             An "Effect.run" returned from "ReducerCoreTests/EffectTests.swift:\(runLine)" threw an \
-            unhandled error: EffectsFailure(message: "offline")
+            unhandled error.
 
-            Handle every error other than cancellation in the operation (with "do" and "catch") or \
-            with the "catch" parameter of "Effect.run".
+                EffectsFailure(message: "offline")
+
+            All non-cancellation errors must be explicitly handled via the "catch" parameter on \
+            "Effect.run", or via a "do" block.
             """,
           line: runLine)
       ])

@@ -223,8 +223,10 @@ import Testing
             dismissed.
 
             This is generally considered an application logic error, and can happen when a reducer \
-            assumes it runs in a presentation context. Only a feature presented with "ifLet" on a \
-            "@Presents" field, or pushed on a stack handled by "forEach", can dismiss itself.
+            assumes it runs in a presentation context. If a reducer can run at both the root level \
+            of an application, as well as in a presentation destination, use \
+            @Dependency(\\.isPresented) to determine if the reducer is being presented before \
+            calling @Dependency(\\.dismiss).
             """, line: line)
       ])
   }
