@@ -38,7 +38,6 @@ let package = Package(
     // The macros' own (`@Reducer`, `@ObservableState`, `@Presents`): the same swift-syntax
     // that swift-case-paths' and swift-dependencies' macros build with.
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
-    .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
   ],
   targets: [
     .systemLibrary(
@@ -156,14 +155,15 @@ let package = Package(
       name: "FuzzRegressionTests",
       dependencies: ["FuzzTargets", "SpecYAML"]
     ),
-    // The macros' expansions and diagnostics, with swift-macro-testing's `assertMacro`.
+    // The macros' expansions and diagnostics, with swift-syntax's `assertMacroExpansion`
+    // (swift-macro-testing would bring swift-snapshot-testing, whose swift-custom-dump
+    // dependency turns FoundationNetworking back on for every target).
     .testTarget(
       name: "ReducerCoreMacrosTests",
       dependencies: [
         "ReducerCoreMacros",
-        .product(name: "MacroTesting", package: "swift-macro-testing"),
-        // MacroSpec: the conformances that an extension macro is asked for.
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
       ]
     ),
     .testTarget(

@@ -197,8 +197,8 @@ public macro Presents() = #externalMacro(module: "ReducerCoreMacros", type: "Pre
 /// - `init(from:)`, unless the struct has its own, when it is `Decodable`: a property with an
 ///   initial value, or of an optional type, may be missing and takes that value (or `nil`);
 ///   any other must be there. The types come from the assignments, so `var quantity = 1`
-///   needs no annotation. A `let` with an initial value is not decoded, as in Swift's own
-///   synthesis;
+///   needs no annotation. A `let` with an initial value (which a decoder cannot set) and a
+///   `lazy var` are neither decoded nor encoded;
 /// - `encode(to:)`, unless the struct has its own, when it is `Encodable`, with the same keys
 ///   (an optional is left out when `nil`, a `@Presents` property is written `null`).
 ///

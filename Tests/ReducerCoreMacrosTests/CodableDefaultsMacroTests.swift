@@ -1,12 +1,14 @@
-import MacroTesting
 import ReducerCoreMacros
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// `@CodableDefaults` on plain models, and its diagnostics.
-@Suite(.macros(["CodableDefaults": CodableDefaultsMacro.self]))
 struct CodableDefaultsMacroTests {
+  static let macros: [String: MacroSpec] = ["CodableDefaults": MacroSpec(type: CodableDefaultsMacro.self)]
+
   @Test func aModelWithDefaults() {
-    assertMacro {
+    assertExpansion(
       """
       @CodableDefaults
       public struct Item: Codable, Equatable {
@@ -16,9 +18,8 @@ struct CodableDefaultsMacroTests {
         public var tags: Set<String> = []
         public lazy var summary = name
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       public struct Item: Codable, Equatable {
         public var name: String
         public var quantity = 1
@@ -49,20 +50,19 @@ struct CodableDefaultsMacroTests {
           try container.encode(self.tags, forKey: .tags)
         }
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aModelWithoutProperties() {
-    assertMacro {
+    assertExpansion(
       """
       @CodableDefaults
       struct Empty: Codable {
         let kind = "empty"
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Empty: Codable {
         let kind = "empty"
       }
@@ -77,120 +77,73 @@ struct CodableDefaultsMacroTests {
           _ = encoder.container(keyedBy: CodingKeys.self)
         }
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aModelThatIsNotCodableIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       @CodableDefaults
       struct Item {
         var quantity = 1
       }
-      """
-    } diagnostics: {
-      """
-      @CodableDefaults
-      ┬───────────────
-      ╰─ 🛑 '@CodableDefaults' needs a struct that declares 'Codable', 'Decodable' or 'Encodable'
-         ✏️ Add 'Codable'
+      """,
+      expandsTo: """
       struct Item {
         var quantity = 1
       }
-      """
-    } fixes: {
-      """
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@CodableDefaults' needs a struct that declares 'Codable', 'Decodable' or 'Encodable'", line: 1, column: 1, fixIts: [FixItSpec(message: "Add 'Codable'")]),
+      ],
+      fixed: """
       @CodableDefaults
       struct Item: Codable {
         var quantity = 1
       }
-      """
-    } expansion: {
-      """
-      struct Item: Codable {
-        var quantity = 1
-      }
-
-      extension Item {
-        private enum CodingKeys: String, CodingKey {
-          case quantity
-        }
-        init(from decoder: any Decoder) throws {
-          let container = try decoder.container(keyedBy: CodingKeys.self)
-          self.quantity = try container.decode(.quantity, default: 1)
-        }
-        func encode(to encoder: any Encoder) throws {
-          var container = encoder.container(keyedBy: CodingKeys.self)
-          try container.encode(self.quantity, forKey: .quantity)
-        }
-      }
-      """
-    }
-    assertMacro {
+      """,
+      macros: Self.macros)
+    assertExpansion(
       """
       @CodableDefaults
       struct Item: Equatable, Sendable {
         var quantity = 1
       }
-      """
-    } diagnostics: {
-      """
-      @CodableDefaults
-      ┬───────────────
-      ╰─ 🛑 '@CodableDefaults' needs a struct that declares 'Codable', 'Decodable' or 'Encodable'
-         ✏️ Add 'Codable'
+      """,
+      expandsTo: """
       struct Item: Equatable, Sendable {
         var quantity = 1
       }
-      """
-    } fixes: {
-      """
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@CodableDefaults' needs a struct that declares 'Codable', 'Decodable' or 'Encodable'", line: 1, column: 1, fixIts: [FixItSpec(message: "Add 'Codable'")]),
+      ],
+      fixed: """
       @CodableDefaults
       struct Item: Equatable, Sendable, Codable {
         var quantity = 1
       }
-      """
-    } expansion: {
-      """
-      struct Item: Equatable, Sendable, Codable {
-        var quantity = 1
-      }
-
-      extension Item {
-        private enum CodingKeys: String, CodingKey {
-          case quantity
-        }
-        init(from decoder: any Decoder) throws {
-          let container = try decoder.container(keyedBy: CodingKeys.self)
-          self.quantity = try container.decode(.quantity, default: 1)
-        }
-        func encode(to encoder: any Encoder) throws {
-          var container = encoder.container(keyedBy: CodingKeys.self)
-          try container.encode(self.quantity, forKey: .quantity)
-        }
-      }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func anEnumIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       @CodableDefaults
       enum Kind: Codable {
         case small, large
       }
-      """
-    } diagnostics: {
-      """
-      @CodableDefaults
-      ┬───────────────
-      ╰─ 🛑 '@CodableDefaults' can only be applied to a struct, not to an enum
+      """,
+      expandsTo: """
       enum Kind: Codable {
         case small, large
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@CodableDefaults' can only be applied to a struct, not to an enum", line: 1, column: 1),
+      ],
+      macros: Self.macros)
   }
 }

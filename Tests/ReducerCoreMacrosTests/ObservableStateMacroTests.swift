@@ -1,23 +1,20 @@
-import MacroTesting
 import ReducerCoreMacros
 import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// `@ObservableState` on structs (bindable fields, decoding with defaults, with `@Presents`) and
 /// enums, and its diagnostics.
-@Suite(
-  .macros(
-    [
-      "ObservableState": MacroSpec(
-        type: ObservableStateMacro.self, conformances: ["ObservableState", "BindableStateFields"]),
-      "ObservationStateIgnored": MacroSpec(type: ObservationStateIgnoredMacro.self),
-      "Presents": MacroSpec(type: PresentsMacro.self),
-    ]
-  )
-)
 struct ObservableStateMacroTests {
+  static let macros: [String: MacroSpec] = [
+    "ObservableState": MacroSpec(
+      type: ObservableStateMacro.self, conformances: ["ObservableState", "BindableStateFields"]),
+    "ObservationStateIgnored": MacroSpec(type: ObservationStateIgnoredMacro.self),
+    "Presents": MacroSpec(type: PresentsMacro.self),
+  ]
+
   @Test func aStructListsItsStoredVarsAsBindableFields() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       struct State: Equatable {
@@ -29,9 +26,8 @@ struct ObservableStateMacroTests {
         var count: Int { results.count }
         @ObservationStateIgnored var secret = 0
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       struct State: Equatable {
         var query = ""
         var results: [String] = []
@@ -47,12 +43,12 @@ struct ObservableStateMacroTests {
           [.field("query", \.query), .field("results", \.results), .field("isLoading", \.isLoading), .field("secret", \.secret)]
         }
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aCodableStructDecodesMissingPropertiesAsTheirDefaults() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       struct State: Codable, Equatable {
@@ -65,9 +61,8 @@ struct ObservableStateMacroTests {
         var first = 0, second: Int
         var `default` = true
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       struct State: Codable, Equatable {
         let id: UUID
         var count = 0
@@ -119,20 +114,19 @@ struct ObservableStateMacroTests {
           try container.encode(self.`default`, forKey: .`default`)
         }
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aDecodableOrEncodableStruct() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       struct State: Decodable {
         var count = 0
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       struct State: Decodable {
         var count = 0
       }
@@ -152,18 +146,17 @@ struct ObservableStateMacroTests {
           self.count = try container.decode(.count, default: 0)
         }
       }
-      """#
-    }
-    assertMacro {
+      """#,
+      macros: Self.macros)
+    assertExpansion(
       """
       @ObservableState
       struct State: Swift.Encodable {
         var count = 0
         var note: Optional<String>
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       struct State: Swift.Encodable {
         var count = 0
         var note: Optional<String>
@@ -186,21 +179,20 @@ struct ObservableStateMacroTests {
           try container.encodeIfPresent(self.note, forKey: .note)
         }
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aPresentedChildIsCodedUnderItsName() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       public struct State: Codable, Equatable {
         public var contacts: IdentifiedArrayOf<Contact> = []
         @Presents public var destination: Destination.State?
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       public struct State: Codable, Equatable {
         public var contacts: IdentifiedArrayOf<Contact> = []
         public var destination: Destination.State? {
@@ -250,12 +242,12 @@ struct ObservableStateMacroTests {
           try container.encode(self.destination, forKey: .destination)
         }
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aStructWithItsOwnCodingKeysIsCodedByIt() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       struct State: Codable {
@@ -264,9 +256,8 @@ struct ObservableStateMacroTests {
           case count = "total"
         }
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       struct State: Codable {
         var count = 0
         enum CodingKeys: String, CodingKey {
@@ -279,12 +270,12 @@ struct ObservableStateMacroTests {
           [.field("count", \.count)]
         }
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aStructWithItsOwnDecodingGetsKeysAndEncoding() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       struct State: Codable {
@@ -296,9 +287,8 @@ struct ObservableStateMacroTests {
           self.destination = try container.decodeIfPresent(Destination.State.self, forKey: .destination)
         }
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       struct State: Codable {
         var contacts: [Contact]
         var destination: Destination.State? {
@@ -348,12 +338,12 @@ struct ObservableStateMacroTests {
           try container.encode(self.destination, forKey: .destination)
         }
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aStructWithItsOwnFieldsKeepsThem() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       struct State: BindableStateFields {
@@ -361,9 +351,8 @@ struct ObservableStateMacroTests {
         var secret = 0
         static let bindableFields: [BindableField<Self>] = [.field("name", \\.name)]
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       struct State: BindableStateFields {
         var name = ""
         var secret = 0
@@ -373,21 +362,20 @@ struct ObservableStateMacroTests {
       extension State: ReducerCore.ObservableState {
 
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func anEnumState() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       enum State {
         case loggedIn(LoggedIn.State)
         case loggedOut(LoggedOut.State)
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       enum State {
         case loggedIn(LoggedIn.State)
         case loggedOut(LoggedOut.State)
@@ -395,21 +383,20 @@ struct ObservableStateMacroTests {
 
       extension State: ReducerCore.ObservableState {
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func availabilityCarriesOverToTheExtensions() {
-    assertMacro {
+    assertExpansion(
       """
       @available(macOS 14, *)
       @ObservableState
       struct State: Codable {
         var count = 0
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       @available(macOS 14, *)
       struct State: Codable {
         var count = 0
@@ -434,101 +421,54 @@ struct ObservableStateMacroTests {
           try container.encode(self.count, forKey: .count)
         }
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aClassOrAnActorIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       class Model {
       }
-      """
-    } diagnostics: {
-      """
-      @ObservableState
-      ┬───────────────
-      ╰─ 🛑 '@ObservableState' cannot be applied to class type 'Model'
+      """,
+      expandsTo: """
       class Model {
       }
-      """
-    }
-    assertMacro {
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@ObservableState' cannot be applied to class type 'Model'", line: 1, column: 1),
+      ],
+      macros: Self.macros)
+    assertExpansion(
       """
       @ObservableState
       actor Model {
       }
-      """
-    } diagnostics: {
-      """
-      @ObservableState
-      ┬───────────────
-      ╰─ 🛑 '@ObservableState' cannot be applied to actor type 'Model'
+      """,
+      expandsTo: """
       actor Model {
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@ObservableState' cannot be applied to actor type 'Model'", line: 1, column: 1),
+      ],
+      macros: Self.macros)
   }
 
   @Test func observationAttributesHaveTheirObservableStateNames() {
-    assertMacro {
+    assertExpansion(
       """
       @ObservableState
       struct State {
         @ObservationIgnored var count = 0
         @PresentationState var destination: Destination.State?
       }
-      """
-    } diagnostics: {
-      """
-      @ObservableState
+      """,
+      expandsTo: #"""
       struct State {
         @ObservationIgnored var count = 0
-        ┬──────────────────
-        ╰─ 🛑 '@ObservationIgnored' cannot be used in '@ObservableState'
-           ✏️ Use '@ObservationStateIgnored' instead
         @PresentationState var destination: Destination.State?
-        ┬─────────────────
-        ╰─ 🛑 '@PresentationState' cannot be used in '@ObservableState'
-           ✏️ Use '@Presents' instead
-      }
-      """
-    } fixes: {
-      """
-      @ObservableState
-      struct State {
-        @ObservationStateIgnored var count = 0
-        @Presents var destination: Destination.State?
-      }
-      """
-    } expansion: {
-      #"""
-      struct State {
-        var count = 0
-        var destination: Destination.State? {
-          @storageRestrictions(initializes: _destination)
-          init(initialValue) {
-            _destination = ReducerCore.PresentationState(wrappedValue: initialValue)
-          }
-          get {
-            _destination.wrappedValue
-          }
-          set {
-            _destination.wrappedValue = newValue
-          }
-        }
-
-        var $destination: ReducerCore.PresentationState<Destination.State> {
-          get {
-            _destination
-          }
-          set {
-            _destination = newValue
-          }
-        }
-
-        private var _destination = ReducerCore.PresentationState<Destination.State>(wrappedValue: nil)
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
@@ -536,7 +476,18 @@ struct ObservableStateMacroTests {
           [.field("count", \.count), .field("destination", \.destination)]
         }
       }
-      """#
-    }
+      """#,
+      diagnostics: [
+        DiagnosticSpec(message: "'@ObservationIgnored' cannot be used in '@ObservableState'", line: 3, column: 3, fixIts: [FixItSpec(message: "Use '@ObservationStateIgnored' instead")]),
+        DiagnosticSpec(message: "'@PresentationState' cannot be used in '@ObservableState'", line: 4, column: 3, fixIts: [FixItSpec(message: "Use '@Presents' instead")]),
+      ],
+      fixed: """
+      @ObservableState
+      struct State {
+        @ObservationStateIgnored var count = 0
+        @Presents var destination: Destination.State?
+      }
+      """,
+      macros: Self.macros)
   }
 }

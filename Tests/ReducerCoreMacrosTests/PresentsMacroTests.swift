@@ -1,19 +1,20 @@
-import MacroTesting
 import ReducerCoreMacros
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// `@Presents` alone, and its diagnostics.
-@Suite(.macros(["Presents": PresentsMacro.self]))
 struct PresentsMacroTests {
+  static let macros: [String: MacroSpec] = ["Presents": MacroSpec(type: PresentsMacro.self)]
+
   @Test func aPresentedChild() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         @Presents var destination: Destination.State?
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct State {
         var destination: Destination.State? {
           @storageRestrictions(initializes: _destination)
@@ -39,19 +40,18 @@ struct PresentsMacroTests {
 
         private var _destination = ReducerCore.PresentationState<Destination.State>(wrappedValue: nil)
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func anInitialValueAndAccessControl() {
-    assertMacro {
+    assertExpansion(
       """
       public struct State {
         @Presents public var alert: AlertState<Action.Alert>? = nil
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       public struct State {
         public var alert: AlertState<Action.Alert>? {
           @storageRestrictions(initializes: _alert)
@@ -77,20 +77,19 @@ struct PresentsMacroTests {
 
         private var _alert = ReducerCore.PresentationState<AlertState<Action.Alert>>(wrappedValue: nil)
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aStatePresentingItself() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         var count = 0
         @Presents var child: Optional<State>
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct State {
         var count = 0
         var child: Optional<State> {
@@ -117,204 +116,144 @@ struct PresentsMacroTests {
 
         private var _child = ReducerCore.PresentationState<State>(wrappedValue: nil)
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aLetIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         @Presents let destination: Destination.State?
       }
-      """
-    } diagnostics: {
-      """
+      """,
+      expandsTo: """
       struct State {
-        @Presents let destination: Destination.State?
-                  ┬──
-                  ╰─ 🛑 '@Presents' requires a 'var': the parent presents and dismisses the child
-                     ✏️ Replace 'let' with 'var'
+        let destination: Destination.State?
       }
-      """
-    } fixes: {
-      """
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@Presents' requires a 'var': the parent presents and dismisses the child", line: 2, column: 13, fixIts: [FixItSpec(message: "Replace 'let' with 'var'")]),
+      ],
+      fixed: """
       struct State {
         @Presents var destination: Destination.State?
       }
-      """
-    } expansion: {
-      """
-      struct State {
-        var destination: Destination.State? {
-          @storageRestrictions(initializes: _destination)
-          init(initialValue) {
-            _destination = ReducerCore.PresentationState(wrappedValue: initialValue)
-          }
-          get {
-            _destination.wrappedValue
-          }
-          set {
-            _destination.wrappedValue = newValue
-          }
-        }
-
-        var $destination: ReducerCore.PresentationState<Destination.State> {
-          get {
-            _destination
-          }
-          set {
-            _destination = newValue
-          }
-        }
-
-        private var _destination = ReducerCore.PresentationState<Destination.State>(wrappedValue: nil)
-      }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aTypeThatIsNotOptionalIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         @Presents var destination: Destination.State
       }
-      """
-    } diagnostics: {
-      """
+      """,
+      expandsTo: """
       struct State {
-        @Presents var destination: Destination.State
-                                   ┬────────────────
-                                   ╰─ 🛑 '@Presents' needs an optional type: the property is 'nil' when nothing is presented
-                                      ✏️ Make the type optional
+        var destination: Destination.State
       }
-      """
-    } fixes: {
-      """
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@Presents' needs an optional type: the property is 'nil' when nothing is presented", line: 2, column: 30, fixIts: [FixItSpec(message: "Make the type optional")]),
+      ],
+      fixed: """
       struct State {
         @Presents var destination: Destination.State?
       }
-      """
-    } expansion: {
-      """
-      struct State {
-        var destination: Destination.State? {
-          @storageRestrictions(initializes: _destination)
-          init(initialValue) {
-            _destination = ReducerCore.PresentationState(wrappedValue: initialValue)
-          }
-          get {
-            _destination.wrappedValue
-          }
-          set {
-            _destination.wrappedValue = newValue
-          }
-        }
-
-        var $destination: ReducerCore.PresentationState<Destination.State> {
-          get {
-            _destination
-          }
-          set {
-            _destination = newValue
-          }
-        }
-
-        private var _destination = ReducerCore.PresentationState<Destination.State>(wrappedValue: nil)
-      }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aPropertyWithoutATypeIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         @Presents var destination = Destination.State.alert(.delete)
       }
-      """
-    } diagnostics: {
-      """
+      """,
+      expandsTo: """
       struct State {
-        @Presents var destination = Destination.State.alert(.delete)
-                      ┬──────────
-                      ╰─ 🛑 '@Presents' needs the property's optional type: '@Presents var destination: Child.State?'
+        var destination = Destination.State.alert(.delete)
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@Presents' needs the property's optional type: '@Presents var destination: Child.State?'", line: 2, column: 17),
+      ],
+      macros: Self.macros)
   }
 
   @Test func aComputedPropertyIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         @Presents var destination: Destination.State? { nil }
       }
-      """
-    } diagnostics: {
-      """
+      """,
+      expandsTo: """
       struct State {
-        @Presents var destination: Destination.State? { nil }
-        ┬────────
-        ╰─ 🛑 '@Presents' cannot be applied to a computed property
+        var destination: Destination.State? { nil }
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@Presents' cannot be applied to a computed property", line: 2, column: 3),
+      ],
+      macros: Self.macros)
   }
 
   @Test func aStaticPropertyIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         @Presents static var destination: Destination.State?
       }
-      """
-    } diagnostics: {
-      """
+      """,
+      expandsTo: """
       struct State {
-        @Presents static var destination: Destination.State?
-        ┬────────
-        ╰─ 🛑 '@Presents' cannot be applied to a static property
+        static var destination: Destination.State?
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@Presents' cannot be applied to a static property", line: 2, column: 3),
+      ],
+      macros: Self.macros)
   }
 
   @Test func aFunctionIsAnError() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         @Presents func destination() {}
       }
-      """
-    } diagnostics: {
-      """
+      """,
+      expandsTo: """
       struct State {
-        @Presents func destination() {}
-        ┬────────
-        ╰─ 🛑 '@Presents' can only be applied to a property
+        func destination() {}
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@Presents' can only be applied to a property", line: 2, column: 3),
+      ],
+      macros: Self.macros)
   }
 
   @Test func severalPropertiesAreAnError() {
-    assertMacro {
+    assertExpansion(
       """
       struct State {
         @Presents var sheet: Sheet.State?, alert: AlertState<Alert>?
       }
-      """
-    } diagnostics: {
-      """
+      """,
+      expandsTo: """
       struct State {
-        @Presents var sheet: Sheet.State?, alert: AlertState<Alert>?
-        ┬───────────────────────────────────────────────────────────
-        ├─ 🛑 accessor macro can only be applied to a single variable
-        ╰─ 🛑 peer macro can only be applied to a single variable
+        var sheet: Sheet.State?, alert: AlertState<Alert>?
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "accessor macro can only be applied to a single variable", line: 2, column: 3),
+        DiagnosticSpec(message: "peer macro can only be applied to a single variable", line: 2, column: 3),
+      ],
+      macros: Self.macros)
   }
 }

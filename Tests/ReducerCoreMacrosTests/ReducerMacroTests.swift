@@ -1,23 +1,20 @@
-import MacroTesting
 import ReducerCoreMacros
 import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// `@Reducer` on structs and on enums of child features, and its diagnostics. The case marks
 /// (`@ReducerCaseEphemeral`, `@ReducerCaseIgnored`) are left unexpanded, to show where
 /// `@Reducer` adds them; they expand to nothing.
-@Suite(
-  .macros(
-    [
-      "Reducer": MacroSpec(type: ReducerMacro.self, conformances: ["Reducer", "CaseReducer"])
-    ]
-  )
-)
 struct ReducerMacroTests {
+  static let macros: [String: MacroSpec] = [
+    "Reducer": MacroSpec(type: ReducerMacro.self, conformances: ["Reducer", "CaseReducer"])
+  ]
+
   // MARK: Structs
 
   @Test func aStructReducer() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       struct Feature {
@@ -35,9 +32,8 @@ struct ReducerMacroTests {
           }
         }
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Feature {
         @ObservableState
         struct State {
@@ -58,12 +54,12 @@ struct ReducerMacroTests {
 
       extension Feature: ReducerCore.Reducer {
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func anEnumStateGetsCasePathsAndDynamicMemberLookup() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       struct Feature {
@@ -79,9 +75,8 @@ struct ReducerMacroTests {
           EmptyReducer()
         }
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Feature {
         @CasePathable @dynamicMemberLookup
         enum State {
@@ -101,12 +96,12 @@ struct ReducerMacroTests {
 
       extension Feature: ReducerCore.Reducer {
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func whatIsAlreadyThereIsNotAddedAgain() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       struct Feature: Reducer, Sendable {
@@ -123,9 +118,8 @@ struct ReducerMacroTests {
           EmptyReducer()
         }
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Feature: Reducer, Sendable {
         @CasePathable
         @dynamicMemberLookup
@@ -140,50 +134,48 @@ struct ReducerMacroTests {
           EmptyReducer()
         }
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aStructWithoutStateActionOrBodyGetsEmptyOnes() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       public struct Feature {
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       public struct Feature {
 
-          @ObservableState
-          public struct State: Codable, Equatable, Hashable, Sendable {
-              public init() {
-              }
+        @ObservableState
+        public struct State: Codable, Equatable, Hashable, Sendable {
+          public init() {
           }
+        }
 
-          public enum Action: Equatable, Hashable, Sendable {
-          }
+        public enum Action: Equatable, Hashable, Sendable {
+        }
 
-          public let body = ReducerCore.EmptyReducer<State, Action>()
+        public let body = ReducerCore.EmptyReducer<State, Action>()
       }
 
       extension Feature: ReducerCore.Reducer {
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aStructWhoseStateAndActionAreTypeAliasesGetsABody() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       struct Feature {
         typealias State = Int
         typealias Action = Bool
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Feature {
         typealias State = Int
         typealias Action = Bool
@@ -193,20 +185,19 @@ struct ReducerMacroTests {
 
       extension Feature: ReducerCore.Reducer {
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aBodyOfOtherTypesGetsTheirBuilder() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       struct Feature {
         var body: some Reducer<Int, Bool> { EmptyReducer() }
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Feature {
         @ReducerCore.ReducerBuilder<Int, Bool>
         var body: some Reducer<Int, Bool> { EmptyReducer() }
@@ -214,17 +205,16 @@ struct ReducerMacroTests {
 
       extension Feature: ReducerCore.Reducer {
       }
-      """
-    }
-    assertMacro {
+      """,
+      macros: Self.macros)
+    assertExpansion(
       """
       @Reducer
       struct Feature {
         var body: some ReducerOf<Base> { EmptyReducer() }
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Feature {
         @ReducerCore.ReducerBuilder<Base.State, Base.Action>
         var body: some ReducerOf<Base> { EmptyReducer() }
@@ -232,12 +222,12 @@ struct ReducerMacroTests {
 
       extension Feature: ReducerCore.Reducer {
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func availabilityCarriesOverToTheConformance() {
-    assertMacro {
+    assertExpansion(
       """
       @available(macOS 14, *)
       @Reducer
@@ -246,9 +236,8 @@ struct ReducerMacroTests {
         enum Action {}
         var body: some ReducerOf<Self> { EmptyReducer() }
       }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       @available(macOS 14, *)
       struct Feature {
         struct State {}
@@ -260,14 +249,14 @@ struct ReducerMacroTests {
 
       @available(macOS 14, *) extension Feature: ReducerCore.Reducer {
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   // MARK: Enums
 
   @Test func anEnumOfChildFeaturesWithAnAlert() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       enum Destination {
@@ -279,9 +268,8 @@ struct ReducerMacroTests {
           case confirmDeletion
         }
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       enum Destination {
         case addContact(AddContact)
         @ReducerCaseEphemeral
@@ -325,12 +313,12 @@ struct ReducerMacroTests {
 
       extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func casesThatHoldPlainValues() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       enum Path {
@@ -342,9 +330,8 @@ struct ReducerMacroTests {
         case record(RecordMeeting)
         case values([Int])
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       enum Path {
         case detail(SyncUpDetail)
         @ReducerCaseEphemeral
@@ -393,12 +380,12 @@ struct ReducerMacroTests {
 
       extension Path: ReducerCore.CaseReducer, ReducerCore.Reducer {
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func anExplicitActionIsKept() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       enum Destination {
@@ -411,9 +398,8 @@ struct ReducerMacroTests {
           case edit(SyncUpForm.Action)
         }
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       enum Destination {
         @ReducerCaseIgnored
         @ReducerCaseEphemeral case alert(AlertState<Alert>)
@@ -447,12 +433,12 @@ struct ReducerMacroTests {
 
       extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aCaseBuildsItsReducerWithItsDefaultValue() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       enum Destination {
@@ -460,9 +446,8 @@ struct ReducerMacroTests {
         case meeting(Meeting = Meeting(context: .sheet))
         case nested(Nested.Feature)
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       enum Destination {
         case timeline(Timeline)
         case meeting(Meeting = Meeting(context: .sheet))
@@ -504,20 +489,19 @@ struct ReducerMacroTests {
 
       extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func aPublicEnumHasPublicMembers() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       public enum Destination {
         case counter(Counter)
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       public enum Destination {
         case counter(Counter)
 
@@ -547,47 +531,46 @@ struct ReducerMacroTests {
 
       extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func anEmptyEnum() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       enum Destination {}
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       enum Destination {
 
-          @CasePathable
-          @dynamicMemberLookup
-          @ObservableState
-          enum State: ReducerCore.CaseReducerState {
-              typealias StateReducer = Destination
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        enum State: ReducerCore.CaseReducerState {
+          typealias StateReducer = Destination
 
-          }
+        }
 
-          @CasePathable
-          enum Action {
+        @CasePathable
+        enum Action {
 
-          }
+        }
 
-          @ReducerCore.ReducerBuilder<Self.State, Self.Action>
-          static var body: ReducerCore.EmptyReducer<Self.State, Self.Action> {
-              ReducerCore.EmptyReducer<Self.State, Self.Action>()
-          }
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        static var body: ReducerCore.EmptyReducer<Self.State, Self.Action> {
+          ReducerCore.EmptyReducer<Self.State, Self.Action>()
+        }
       }
 
       extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
       }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func casesUnderIfConfig() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       enum Destination {
@@ -599,9 +582,8 @@ struct ReducerMacroTests {
         #else
         #endif
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       enum Destination {
         case counter(Counter)
         #if DEBUG
@@ -656,20 +638,19 @@ struct ReducerMacroTests {
 
       extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   @Test func theDeprecatedArgumentsAddConformances() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer(state: .equatable, .hashable, action: .equatable)
       enum Destination {
         case counter(Counter)
       }
-      """
-    } expansion: {
-      #"""
+      """,
+      expandsTo: #"""
       enum Destination {
         case counter(Counter)
 
@@ -699,14 +680,14 @@ struct ReducerMacroTests {
 
       extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
       }
-      """#
-    }
+      """#,
+      macros: Self.macros)
   }
 
   // MARK: Diagnostics
 
   @Test func aReduceMethodIsDeprecated() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       struct Feature {
@@ -718,62 +699,44 @@ struct ReducerMacroTests {
           .none
         }
       }
-      """
-    } diagnostics: {
-      """
-      @Reducer
-      struct Feature {
-        struct State {
-        }
-        enum Action {
-        }
-        func reduce(into state: inout State, action: Action) -> Effect<Action> {
-             ┬─────
-             ╰─ ⚠️ 'reduce(into:action:)' is deprecated: Reducers should be defined using the 'body' property and a 'Reduce'.
-                ✏️ Use 'body' instead
-          .none
-        }
-      }
-      """
-    } fixes: {
-      """
-      @Reducer
-      struct Feature {
-        struct State {
-        }
-        enum Action {
-        }
-        var body: some Reducer<State, Action> {
-      Reduce { state, action in
-      .none
-      }
-      }
-      }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Feature {
         struct State {
         }
         @CasePathable
         enum Action {
         }
-        @ReducerCore.ReducerBuilder<State, Action>
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+          .none
+        }
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'reduce(into:action:)' is deprecated: Reducers should be defined using the 'body' property and a 'Reduce'.", line: 7, column: 8, severity: .warning, fixIts: [FixItSpec(message: "Use 'body' instead")]),
+      ],
+      fixed: """
+      @Reducer
+      struct Feature {
+        struct State {
+        }
+        enum Action {
+        }
         var body: some Reducer<State, Action> {
       Reduce { state, action in
       .none
       }
       }
       }
-
-      extension Feature: ReducerCore.Reducer {
-      }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func argumentsOnAStructAreAnError() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer(state: .equatable)
       struct Feature {
@@ -781,30 +744,8 @@ struct ReducerMacroTests {
         enum Action {}
         var body: some ReducerOf<Self> { EmptyReducer() }
       }
-      """
-    } diagnostics: {
-      """
-      @Reducer(state: .equatable)
-               ┬────────────────
-               ╰─ 🛑 Argument passed to call that takes no arguments when applied to a struct
-                  ✏️ Remove '(state: .equatable)'
-      struct Feature {
-        struct State {}
-        enum Action {}
-        var body: some ReducerOf<Self> { EmptyReducer() }
-      }
-      """
-    } fixes: {
-      """
-      @Reducer
-      struct Feature {
-        struct State {}
-        enum Action {}
-        var body: some ReducerOf<Self> { EmptyReducer() }
-      }
-      """
-    } expansion: {
-      """
+      """,
+      expandsTo: """
       struct Feature {
         struct State {}
         @CasePathable
@@ -815,69 +756,57 @@ struct ReducerMacroTests {
 
       extension Feature: ReducerCore.Reducer {
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "Argument passed to call that takes no arguments when applied to a struct", line: 1, column: 10, fixIts: [FixItSpec(message: "Remove '(state: .equatable)'")]),
+      ],
+      fixed: """
+      @Reducer
+      struct Feature {
+        struct State {}
+        enum Action {}
+        var body: some ReducerOf<Self> { EmptyReducer() }
+      }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aClassIsNotAReducer() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       class Feature {
       }
-      """
-    } diagnostics: {
-      """
-      @Reducer
-      ┬───────
-      ╰─ 🛑 '@Reducer' can only be applied to a struct or an enum, not to a class
-         ✏️ Replace 'class' with 'struct'
+      """,
+      expandsTo: """
       class Feature {
       }
-      """
-    } fixes: {
-      """
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@Reducer' can only be applied to a struct or an enum, not to a class", line: 1, column: 1, fixIts: [FixItSpec(message: "Replace 'class' with 'struct'")]),
+      ],
+      fixed: """
       @Reducer
       struct Feature {
       }
-      """
-    } expansion: {
-      """
-      struct Feature {
-
-          @ObservableState
-          struct State: Codable, Equatable, Hashable, Sendable {
-              init() {
-              }
-          }
-
-          enum Action: Equatable, Hashable, Sendable {
-          }
-
-          let body = ReducerCore.EmptyReducer<State, Action>()
-      }
-
-      extension Feature: ReducerCore.Reducer {
-      }
-      """
-    }
+      """,
+      macros: Self.macros)
   }
 
   @Test func aProtocolIsNotAReducer() {
-    assertMacro {
+    assertExpansion(
       """
       @Reducer
       protocol Feature {
       }
-      """
-    } diagnostics: {
-      """
-      @Reducer
-      ┬───────
-      ╰─ 🛑 '@Reducer' can only be applied to a struct or an enum, not to a protocol
+      """,
+      expandsTo: """
       protocol Feature {
       }
-      """
-    }
+      """,
+      diagnostics: [
+        DiagnosticSpec(message: "'@Reducer' can only be applied to a struct or an enum, not to a protocol", line: 1, column: 1),
+      ],
+      macros: Self.macros)
   }
 }

@@ -211,6 +211,20 @@ struct Canvas: Equatable {
   static func == (lhs: Self, rhs: Self) -> Bool { lhs.color == rhs.color && lhs.title == rhs.title }
 }
 
+/// A state whose stored properties are not all visible outside the file.
+@ObservableState
+struct Ledger: Equatable, Codable {
+  private(set) var total = 0
+  private var entries: [Int] = []
+
+  var count: Int { entries.count }
+
+  mutating func add(_ amount: Int) {
+    entries.append(amount)
+    total += amount
+  }
+}
+
 /// A state that lists no bindable fields.
 struct Unlisted: Equatable {
   var name = ""
@@ -367,6 +381,20 @@ struct Unlisted: Equatable {
     }
   }
 
+  @Test func privatePropertiesAreFieldsAndAreCoded() throws {
+    #expect(Ledger.bindableFields.map(\.name) == ["total", "entries"])
+    var ledger = try JSONDecoder().decode(Ledger.self, from: Data(#"{"total":3,"entries":[1,2]}"#.utf8))
+    #expect(ledger.total == 3)
+    #expect(ledger.count == 2)
+    ledger.add(4)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    #expect(String(decoding: try encoder.encode(ledger), as: UTF8.self) == #"{"entries":[1,2,4],"total":7}"#)
+    let binding = try JSONDecoder().decode(BindingAction<Ledger>.self, from: Data(#"{"total":10}"#.utf8))
+    binding.apply(to: &ledger)
+    #expect(ledger.total == 10)
+  }
+
   @Test func aPlainModelDecodesWithDefaults() throws {
     let decoder = JSONDecoder()
     #expect(try decoder.decode(Recipe.self, from: Data(#"{"name":"Soup"}"#.utf8)) == Recipe(name: "Soup"))
@@ -390,6 +418,11 @@ struct Unlisted: Equatable {
       ShoppingItem.Action.self, from: Data(#"{"binding":{"_0":{"quantity":2}}}"#.utf8))
     #expect(wrapped == .binding(.set(\.quantity, 2)))
     #expect(wrapped.binding == .set(\.quantity, 2))
+    guard case .binding(\.quantity) = wrapped else {
+      Issue.record("a binding action of quantity did not match its key path")
+      return
+    }
+    if case .binding(\.isBought) = wrapped { Issue.record("a binding action of quantity matched isBought") }
     let encoded = try JSONEncoder().encode(ShoppingList.Action.binding(.set(\.title, "Market")))
     #expect(String(decoding: encoded, as: UTF8.self) == #"{"binding":{"_0":{"title":"Market"}}}"#)
     #expect(BindingAction<ShoppingItem.State>.set(\.isBought, true).description == #".set(\.isBought, true)"#)
