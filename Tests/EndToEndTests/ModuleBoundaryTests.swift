@@ -11,11 +11,15 @@ import Testing
   static let allowedImports: [String: Set<String>] = [
     "SpecYAML": ["Foundation", "CYAML"],
     // CSwiftTaskHook: the runtime's global-executor hook, which the test store sets, and
-    // `dispatch_async_f` on the main queue.
+    // `dispatch_async_f` on the main queue. Dispatch: `_printChanges`' queue. SwiftUI, where it
+    // exists: its `Animation` and `Transaction`, which TCA's reducer API takes (stand-ins
+    // elsewhere).
     "ReducerCore": [
       "Foundation", "CasePaths", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
-      "DependenciesMacros", "IdentifiedCollections", "IssueReporting", "CSwiftTaskHook",
+      "DependenciesMacros", "Dispatch", "IdentifiedCollections", "IssueReporting", "CSwiftTaskHook", "SwiftUI",
     ],
+    // The macros' compiler plugin: swift-syntax only; it never sees the code it expands into.
+    "ReducerCoreMacros": ["SwiftCompilerPlugin", "SwiftDiagnostics", "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros"],
     "ExampleFeatures": ["Foundation", "ReducerCore", "CasePaths", "Dependencies", "DependenciesMacros"],
     "SpecRunner": [
       "Foundation", "SpecYAML", "ReducerCore", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
