@@ -136,11 +136,42 @@ extension BindingAction: CasePathable {
 
 /// Applies binding actions to the state. Put it first in a `body`, so that the reducers
 /// after it see the new value.
-public struct BindingReducer<State, Action: BindableAction>: Reducer where Action.State == State {
-  public init() {}
+///
+/// `BindingReducer()` applies the binding actions of a ``BindableAction``;
+/// `BindingReducer(action: \.view)` those of the `View` actions of a ``ViewAction``, when
+/// `View` is the ``BindableAction``:
+///
+/// ```swift
+/// enum Action: ViewAction {
+///   case view(View)
+///   enum View: BindableAction {
+///     case binding(BindingAction<State>)
+///     case submitButtonTapped
+///   }
+/// }
+///
+/// var body: some ReducerOf<Self> {
+///   BindingReducer(action: \.view)
+///   Reduce { state, action in … }
+/// }
+/// ```
+public struct BindingReducer<State, Action, ViewAction: BindableAction>: Reducer
+where ViewAction.State == State {
+  let toViewAction: (Action) -> ViewAction?
+
+  /// Applies the binding actions of `Action`.
+  public init() where Action == ViewAction {
+    self.toViewAction = { $0 }
+  }
+
+  /// Applies the binding actions of the case `action` of `Action`: `\.view` for a
+  /// ``ViewAction`` whose `View` is the ``BindableAction``.
+  public init(action toViewAction: CaseKeyPath<Action, ViewAction>) where Action: CasePathable {
+    self.toViewAction = AnyCasePath(toViewAction).extract(from:)
+  }
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    action.binding?.apply(to: &state)
+    toViewAction(action)?.binding?.apply(to: &state)
     return .none
   }
 }

@@ -112,6 +112,43 @@ import Testing
     }
     await store.receive(.sortCompletedTodos)
   }
+
+  @Test func aBindingReducerOfAViewAction() async {
+    let store = TestStore(initialState: CodeForm.State()) { CodeForm() }
+    await store.send(.view(.binding(.set(\.code, "12")))) {
+      $0.code = "12"
+    }
+    await store.send(.view(.binding(.set(\.code, "1234")))) {
+      $0.code = "1234"
+      $0.isValid = true
+    }
+    await store.send(.verified)
+  }
+}
+
+/// A form whose view actions carry its bindings, as TicTacToe's two-factor form, without the
+/// macros: `BindingReducer(action: \.view)` applies them before the form validates the code.
+private struct CodeForm: Reducer {
+  struct State: Equatable {
+    var code = ""
+    var isValid = false
+  }
+  @CasePathable enum Action: Equatable, ViewAction {
+    case verified
+    case view(View)
+    @CasePathable enum View: Equatable, BindableAction {
+      case binding(BindingAction<State>)
+    }
+  }
+  var body: some ReducerOf<Self> {
+    BindingReducer(action: \.view)
+    Reduce { state, action in
+      if case .view(.binding) = action {
+        state.isValid = state.code.count >= 4
+      }
+      return .none
+    }
+  }
 }
 
 import Clocks
