@@ -270,6 +270,36 @@ public struct BindableField<Root>: @unchecked Sendable {
   }
 }
 
+extension BindableField {
+  /// A stored property that ``ObservableState()`` lists: a field when its key path is
+  /// writable.
+  public struct StoredProperty: @unchecked Sendable {
+    let field: BindableField?
+
+    /// The property `keyPath`, named `name`: a field of any type (as `field(_:_:)` makes
+    /// one for a value that need not be `Codable`) when the key path is writable; none when
+    /// it is not (a property wrapper whose value cannot be set).
+    public static func property<Value>(_ name: String, _ keyPath: KeyPath<Root, Value>) -> Self {
+      Self(field: (keyPath as? WritableKeyPath<Root, Value>).map { .field(name, $0) })
+    }
+  }
+
+  /// The fields of `properties` whose key paths are writable, in order: the list that
+  /// ``ObservableState()`` generates.
+  ///
+  /// ```swift
+  /// static var bindableFields: [BindableField<Self>] {
+  ///   BindableField<Self>.writable(.property("query", \.query), .property("results", \.results))
+  /// }
+  /// ```
+  ///
+  /// A key path's class says whether it is writable; the compiler cannot tell the macro, which
+  /// sees only the declaration, whether a property wrapper's value can be set.
+  public static func writable(_ properties: StoredProperty...) -> [Self] {
+    properties.compactMap(\.field)
+  }
+}
+
 /// The key of a binding action's one field in its `Codable` form.
 public struct BindingFieldKey: CodingKey {
   public let stringValue: String

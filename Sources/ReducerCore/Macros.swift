@@ -120,7 +120,8 @@ public macro ReducerCaseIgnored() = #externalMacro(module: "ReducerCoreMacros", 
 /// without them. On a struct:
 ///
 /// - the conformances to ``ObservableState`` and ``BindableStateFields``, with
-///   `bindableFields` listing every stored `var` by its name, so that its
+///   `bindableFields` listing by its name every stored `var` whose key path is writable (not
+///   a `lazy var`, nor a property wrapper whose value cannot be set), so that its
 ///   ``BindingAction``s are `Codable` as `{ FIELD: VALUE }`;
 /// - when the struct lists `Codable` or `Decodable` in its declaration and declares no
 ///   `CodingKeys`, decoding in which every stored property with an initial value (or of an
@@ -138,9 +139,10 @@ public macro ReducerCaseIgnored() = #externalMacro(module: "ReducerCoreMacros", 
 ///
 /// On an enum, the conformance to ``ObservableState``. It cannot be applied to a class or an
 /// actor. A property written `@ObservationStateIgnored` is a stored property like any other.
+@attached(member, names: named(bindableFields))
 @attached(
   extension, conformances: ObservableState, BindableStateFields,
-  names: named(bindableFields), named(CodingKeys), named(init(from:)), named(encode(to:)))
+  names: named(CodingKeys), named(init(from:)), named(encode(to:)))
 public macro ObservableState() = #externalMacro(module: "ReducerCoreMacros", type: "ObservableStateMacro")
 
 /// Marks a property of an ``ObservableState()`` struct that TCA does not observe. ReducerCore
@@ -198,7 +200,12 @@ public macro Presents() = #externalMacro(module: "ReducerCoreMacros", type: "Pre
 ///   initial value, or of an optional type, may be missing and takes that value (or `nil`);
 ///   any other must be there. The types come from the assignments, so `var quantity = 1`
 ///   needs no annotation. A `let` with an initial value (which a decoder cannot set) and a
-///   `lazy var` are neither decoded nor encoded;
+///   `lazy var` are neither decoded nor encoded, nor is a property wrapper's property that
+///   its attribute initializes (`@SharedReader(.count) var count: Int`, with no initial
+///   value). A property with an initial value has it when `init(from:)` starts, as in any
+///   initializer of the struct, and keeps it when its key is missing; the generated code
+///   names neither it nor a type, which may not be visible from the extension (`Path` in
+///   `StackState<Path.State>()`, nested in the feature around the state);
 /// - `encode(to:)`, unless the struct has its own, when it is `Encodable`, with the same keys
 ///   (an optional is left out when `nil`, a `@Presents` property is written `null`).
 ///

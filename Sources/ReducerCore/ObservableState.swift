@@ -9,13 +9,37 @@ public protocol ObservableState {}
 // MARK: - Decoding with defaults
 
 extension KeyedDecodingContainer {
+  /// Sets `value` to the value for `key`, or leaves it as it is when the key is absent.
+  ///
+  /// The decoding that ``ObservableState()`` and ``CodableDefaults()`` generate reads each
+  /// property that has an initial value with it: the property has that value when
+  /// `init(from:)` starts, as in any initializer of the struct, and the type comes from the
+  /// property:
+  ///
+  /// ```swift
+  /// try container.decode(.count, into: &self.count)
+  /// ```
+  ///
+  /// A `null` leaves the value too, except for an optional, which becomes `nil`. The key is
+  /// still asked for, so a decoder that rejects the keys it was not asked for (as the spec
+  /// runner's YAML decoder does) still rejects unknown ones.
+  @_disfavoredOverload
+  public func decode<Value: Decodable>(_ key: Key, into value: inout Value) throws {
+    if let decoded = try decodeIfPresent(Value.self, forKey: key) {
+      value = decoded
+    } else if let optional = Value.self as? any _OptionalNone.Type, contains(key) {
+      value = optional._none as! Value
+    }
+  }
+
   /// The value for `key`, or `defaultValue` when the key is absent.
   ///
   /// The decoding that ``ObservableState()`` and ``CodableDefaults()`` generate reads each
-  /// property that has an initial value with it, the type coming from the property:
+  /// property of an optional type that has no initial value with it (a `@Presents` property
+  /// too), the type coming from the property:
   ///
   /// ```swift
-  /// self.count = try container.decode(.count, default: 0)
+  /// self.note = try container.decode(.note, default: nil)
   /// ```
   ///
   /// A `null` is the default too, except for an optional, where it is `nil`. The key is still
@@ -33,6 +57,21 @@ extension KeyedDecodingContainer {
       return optional._none as! Value
     }
     return try defaultValue()
+  }
+
+  /// The value for `key`, of the type of the property it is assigned to.
+  ///
+  /// The decoding that ``ObservableState()`` and ``CodableDefaults()`` generate reads each
+  /// property that has no initial value with it, naming no type, so that a type nested in the
+  /// type around the struct (`var child: Child.State` in a feature that nests `Child`) needs
+  /// no qualification in the extension:
+  ///
+  /// ```swift
+  /// self.child = try container.decode(.child)
+  /// ```
+  @_disfavoredOverload
+  public func decode<Value: Decodable>(_ key: Key) throws -> Value {
+    try decode(Value.self, forKey: key)
   }
 }
 

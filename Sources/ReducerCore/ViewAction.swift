@@ -10,6 +10,9 @@
 ///   enum View { case loginButtonTapped }
 /// }
 /// ```
+///
+/// When `View` is a ``BindableAction``, `BindingReducer(action: \.view)` applies its binding
+/// actions.
 public protocol ViewAction<ViewAction> {
   /// The actions that the view sends.
   associatedtype ViewAction

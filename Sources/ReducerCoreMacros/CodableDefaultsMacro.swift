@@ -15,8 +15,8 @@ import SwiftSyntaxMacros
 ///   }
 ///   init(from decoder: any Decoder) throws {
 ///     let container = try decoder.container(keyedBy: CodingKeys.self)
-///     self.name = try container.decode(String.self, forKey: .name)
-///     self.quantity = try container.decode(.quantity, default: 1)
+///     self.name = try container.decode(.name)
+///     try container.decode(.quantity, into: &self.quantity)
 ///   }
 ///   func encode(to encoder: any Encoder) throws {
 ///     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -25,7 +25,9 @@ import SwiftSyntaxMacros
 ///   }
 /// }
 /// ```
-public enum CodableDefaultsMacro: ExtensionMacro {
+public enum CodableDefaultsMacro {}
+
+extension CodableDefaultsMacro: ExtensionMacro {
   public static func expansion(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
@@ -118,9 +120,10 @@ struct Coding {
   }
 
   /// The properties that have a key: every stored property but a `let` with an initial value
-  /// (which a decoder cannot set) and a `lazy var`.
+  /// (which a decoder cannot set), a `lazy var`, and a property whose property wrapper
+  /// initializes it (``StoredProperty/isInitializedByWrapper``).
   var codedProperties: [StoredProperty] {
-    properties.filter { !($0.isLet && $0.initializer != nil) && !$0.isLazy }
+    properties.filter { !($0.isLet && $0.initializer != nil) && !$0.isLazy && !$0.isInitializedByWrapper }
   }
 
   /// The extension with the keys, `init(from:)` and `encode(to:)`, or none when the struct
@@ -186,6 +189,25 @@ struct StoredProperty {
   let isLazy: Bool
   /// Stored by `@Presents`.
   let isPresented: Bool
+  /// The attribute of its property wrapper, when it has one other than `@Presents`.
+  let wrapper: AttributeSyntax?
+
+  /// Whether a binding action may set the property: a `var` that is not `lazy` (a key path
+  /// cannot name a `lazy var`). A property wrapper whose value cannot be set (`@SharedReader`)
+  /// makes the key path read-only, which only the compiler knows: the generated list leaves
+  /// such a property out when the program runs (`BindableField.writable(_:)`).
+  var isBindable: Bool {
+    !isLet && !isLazy
+  }
+
+  /// A property wrapper with arguments and no initial value (`@Shared(.syncUps) var
+  /// syncUps`): its attribute initializes it, and assigning a decoded value would need an
+  /// initializer of the wrapper that may not exist. Without a type or an initial value, the
+  /// coding could not name its type either.
+  var isInitializedByWrapper: Bool {
+    guard initializer == nil else { return false }
+    return type == nil || wrapper?.arguments != nil
+  }
 
   /// Whether the property may be left out of the input: it has an initial value, or an
   /// optional type (`nil` then).
@@ -193,15 +215,20 @@ struct StoredProperty {
     initializer != nil || isPresented || (type?.isOptional ?? false)
   }
 
-  /// The statement of `init(from:)` that sets the property.
+  /// The statement of `init(from:)` that sets the property. It names neither a type, which
+  /// comes from the property, nor the initial value: the extension is at file scope, where
+  /// what the initial value names may not be visible (`StackState<Path.State>()`, `Path`
+  /// nested in the feature around the state). A property with an initial value already has
+  /// it when `init(from:)` starts, as in any initializer of the struct, and keeps it when its
+  /// key is missing.
   var decoding: String {
-    if let initializer {
-      return "self.\(name) = try container.decode(.\(name), default: \(initializer.trimmedDescription))"
+    if initializer != nil {
+      return "try container.decode(.\(name), into: &self.\(name))"
     }
     if hasDefault {
       return "self.\(name) = try container.decode(.\(name), default: nil)"
     }
-    return "self.\(name) = try container.decode(\(type?.trimmedDescription ?? "_").self, forKey: .\(name))"
+    return "self.\(name) = try container.decode(.\(name))"
   }
 
   /// The statement of `encode(to:)` that writes the property: an optional is left out when
@@ -231,9 +258,31 @@ struct StoredProperty {
         properties.append(
           StoredProperty(
             name: name.text, type: type, initializer: binding.initializer?.value, isLet: variable.isLet,
-            isLazy: isLazy, isPresented: isPresented))
+            isLazy: isLazy, isPresented: isPresented,
+            wrapper: variable.propertyWrapper))
       }
     }
     return properties
+  }
+}
+
+extension VariableDeclSyntax {
+  /// The attributes of a stored property that are macros of these or other TCA-shaped
+  /// libraries, or global actors, rather than property wrappers.
+  private static let notWrappers: Set<String> = [
+    "Presents", "ObservationStateIgnored", "ObservationStateTracked", "ObservationIgnored", "ObservationTracked",
+    "MainActor",
+  ]
+
+  /// The attribute of the property's wrapper: the first custom attribute (a capitalized name)
+  /// that is not one of ``notWrappers``.
+  var propertyWrapper: AttributeSyntax? {
+    for element in attributes {
+      guard case .attribute(let attribute) = element else { continue }
+      let name = attribute.baseName
+      guard let first = name.first, first.isUppercase, !Self.notWrappers.contains(name) else { continue }
+      return attribute
+    }
+    return nil
   }
 }

@@ -5,20 +5,58 @@ import SwiftSyntaxMacros
 
 /// `@ObservableState` on a struct or an enum.
 ///
-/// On a struct: the conformances to `ObservableState` and `BindableStateFields`, with the
-/// list of the bindable fields, and the coding of ``CodableDefaultsMacro`` when the struct
-/// declares `Codable` (or `Decodable`, `Encodable`) and no `CodingKeys`:
+/// On a struct: the list of the bindable fields as a member, the conformances to
+/// `ObservableState` and `BindableStateFields` in an extension, and the coding of
+/// ``CodableDefaultsMacro`` when the struct declares `Codable` (or `Decodable`, `Encodable`)
+/// and no `CodingKeys`:
 ///
 /// ```swift
-/// extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
+/// struct State {
+///   var count = 0
+///   @Presents var destination: Destination.State?
+///
 ///   static var bindableFields: [ReducerCore.BindableField<Self>] {
-///     [.field("count", \.count), .field("destination", \.destination)]
+///     ReducerCore.BindableField<Self>.writable(.property("count", \.count), .property("destination", \.destination))
 ///   }
 /// }
+/// extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {}
 /// ```
 ///
+/// The list is a member, not part of the extension, so that it can name `Self` whatever the
+/// type's access level: in an extension of a struct nested in a `private` type, a member with
+/// no modifier is `internal` and cannot have a type that names the struct.
+///
 /// On an enum: the conformance to `ObservableState`.
-public enum ObservableStateMacro: ExtensionMacro {
+public enum ObservableStateMacro {}
+
+extension ObservableStateMacro: MemberMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard let structDecl = declaration.as(StructDeclSyntax.self) else { return [] }
+    var members: [DeclSyntax] = []
+    let hasFields = structDecl.memberBlock.members.contains { member in
+      member.decl.as(VariableDeclSyntax.self)?.bindings.contains { $0.name?.text == "bindableFields" } ?? false
+    }
+    if !hasFields {
+      let properties = StoredProperty.all(in: structDecl)
+        .filter(\.isBindable)
+        .map { ".property(\"\($0.name.trimmingBackticks)\", \\.\($0.name))" }
+      members.append(
+        """
+        \(raw: structDecl.visibleAccess)static var bindableFields: [ReducerCore.BindableField<Self>] {
+        ReducerCore.BindableField<Self>.writable(\(raw: properties.joined(separator: ", ")))
+        }
+        """)
+    }
+    return members
+  }
+}
+
+extension ObservableStateMacro: ExtensionMacro {
   public static func expansion(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
@@ -49,29 +87,9 @@ public enum ObservableStateMacro: ExtensionMacro {
     let conformances = protocols.map { String($0.trimmedDescription.split(separator: ".").last!) }
       .filter { !structDecl.inheritanceClause.lists([$0]) }
       .map { "ReducerCore.\($0)" }
-    let hasFields = structDecl.memberBlock.members.contains { member in
-      member.decl.as(VariableDeclSyntax.self)?.bindings.contains { $0.name?.text == "bindableFields" } ?? false
-    }
-    var members: [String] = []
-    if !hasFields {
-      let fields = StoredProperty.all(in: structDecl)
-        .filter { !$0.isLet }
-        .map { ".field(\"\($0.name.trimmingBackticks)\", \\.\($0.name))" }
-      members.append(
-        """
-        \(structDecl.visibleAccess)static var bindableFields: [ReducerCore.BindableField<Self>] {
-        [\(fields.joined(separator: ", "))]
-        }
-        """)
-    }
-    if !conformances.isEmpty || !members.isEmpty {
-      let clause = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
+    if !conformances.isEmpty {
       let decl: DeclSyntax =
-        """
-        \(raw: availability)extension \(type.trimmed)\(raw: clause) {
-        \(raw: members.joined(separator: "\n"))
-        }
-        """
+        "\(raw: availability)extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}"
       extensions.append(decl.cast(ExtensionDeclSyntax.self))
     }
     extensions += Coding(of: structDecl).extensions(of: type, availability: availability, in: context)

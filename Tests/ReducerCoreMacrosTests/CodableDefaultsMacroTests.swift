@@ -37,10 +37,10 @@ struct CodableDefaultsMacroTests {
         }
         public init(from decoder: any Decoder) throws {
           let container = try decoder.container(keyedBy: CodingKeys.self)
-          self.name = try container.decode(String.self, forKey: .name)
-          self.quantity = try container.decode(.quantity, default: 1)
+          self.name = try container.decode(.name)
+          try container.decode(.quantity, into: &self.quantity)
           self.note = try container.decode(.note, default: nil)
-          self.tags = try container.decode(.tags, default: [])
+          try container.decode(.tags, into: &self.tags)
         }
         public func encode(to encoder: any Encoder) throws {
           var container = encoder.container(keyedBy: CodingKeys.self)
@@ -48,6 +48,80 @@ struct CodableDefaultsMacroTests {
           try container.encode(self.quantity, forKey: .quantity)
           try container.encodeIfPresent(self.note, forKey: .note)
           try container.encode(self.tags, forKey: .tags)
+        }
+      }
+      """,
+      macros: Self.macros)
+  }
+
+  /// The access levels of a model, and what they give the coding: `public` and `package`
+  /// carry over; `internal`, `fileprivate` and `private` give none, so that the members are as
+  /// visible as the type.
+  static let accessLevels: [(declared: String, members: String)] = [
+    ("private ", ""), ("fileprivate ", ""), ("", ""), ("package ", "package "), ("public ", "public "),
+  ]
+
+  @Test(arguments: accessLevels)
+  func theCodingIsAsVisibleAsTheModel(access: (declared: String, members: String)) {
+    assertExpansion(
+      """
+      @CodableDefaults
+      \(access.declared)struct Item: Codable {
+        var quantity = 1
+      }
+      """,
+      expandsTo: """
+      \(access.declared)struct Item: Codable {
+        var quantity = 1
+      }
+
+      extension Item {
+        private enum CodingKeys: String, CodingKey {
+          case quantity
+        }
+        \(access.members)init(from decoder: any Decoder) throws {
+          let container = try decoder.container(keyedBy: CodingKeys.self)
+          try container.decode(.quantity, into: &self.quantity)
+        }
+        \(access.members)func encode(to encoder: any Encoder) throws {
+          var container = encoder.container(keyedBy: CodingKeys.self)
+          try container.encode(self.quantity, forKey: .quantity)
+        }
+      }
+      """,
+      macros: Self.macros)
+  }
+
+  /// A model nested in a `private` type: its coding names no type, so an extension of it
+  /// needs no modifier.
+  @Test func aModelNestedInAPrivateType() {
+    assertExpansion(
+      """
+      private enum Shelf {
+        @CodableDefaults
+        struct Item: Codable {
+          var label = "?"
+        }
+      }
+      """,
+      expandsTo: """
+      private enum Shelf {
+        struct Item: Codable {
+          var label = "?"
+        }
+      }
+
+      extension Shelf.Item {
+        private enum CodingKeys: String, CodingKey {
+          case label
+        }
+        init(from decoder: any Decoder) throws {
+          let container = try decoder.container(keyedBy: CodingKeys.self)
+          try container.decode(.label, into: &self.label)
+        }
+        func encode(to encoder: any Encoder) throws {
+          var container = encoder.container(keyedBy: CodingKeys.self)
+          try container.encode(self.label, forKey: .label)
         }
       }
       """,

@@ -36,11 +36,226 @@ struct ObservableStateMacroTests {
         static var shared = 0
         var count: Int { results.count }
         var secret = 0
+
+        static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("query", \.query), .property("results", \.results), .property("isLoading", \.isLoading), .property("secret", \.secret))
+        }
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
+      }
+      """#,
+      macros: Self.macros)
+  }
+
+  /// The access levels of a state, and what they give its members: `public` and `package`
+  /// carry over; `internal`, `fileprivate` and `private` give none, so that the members are as
+  /// visible as the type.
+  static let accessLevels: [(declared: String, members: String)] = [
+    ("private ", ""), ("fileprivate ", ""), ("", ""), ("package ", "package "), ("public ", "public "),
+  ]
+
+  @Test(arguments: accessLevels)
+  func theMembersAreAsVisibleAsTheStruct(access: (declared: String, members: String)) {
+    assertExpansion(
+      """
+      @ObservableState
+      \(access.declared)struct State: Codable {
+        var count = 0
+      }
+      """,
+      expandsTo: #"""
+      \#(access.declared)struct State: Codable {
+        var count = 0
+
+        \#(access.members)static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("count", \.count))
+        }
+      }
+
+      extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
+      }
+
+      extension State {
+        private enum CodingKeys: String, CodingKey {
+          case count
+        }
+        \#(access.members)init(from decoder: any Decoder) throws {
+          let container = try decoder.container(keyedBy: CodingKeys.self)
+          try container.decode(.count, into: &self.count)
+        }
+        \#(access.members)func encode(to encoder: any Encoder) throws {
+          var container = encoder.container(keyedBy: CodingKeys.self)
+          try container.encode(self.count, forKey: .count)
+        }
+      }
+      """#,
+      macros: Self.macros)
+  }
+
+  /// CaseStudies' onboarding: the state of a `private` reducer. Its fields are listed in its
+  /// body, where they may name `Self`: in an extension, a member without a modifier would be
+  /// `internal`, more visible than the type it names.
+  @Test func aStateNestedInAPrivateReducerListsItsFieldsInItsBody() {
+    assertExpansion(
+      """
+      private struct SignUpFeature {
+        @ObservableState
+        struct State {
+          var path = StackState<Path.State>()
+          @Shared var signUpData: SignUpData
+        }
+      }
+      """,
+      expandsTo: #"""
+      private struct SignUpFeature {
+        struct State {
+          var path = StackState<Path.State>()
+          @Shared var signUpData: SignUpData
+
+          static var bindableFields: [ReducerCore.BindableField<Self>] {
+            ReducerCore.BindableField<Self>.writable(.property("path", \.path), .property("signUpData", \.signUpData))
+          }
+        }
+      }
+
+      extension SignUpFeature.State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
+      }
+      """#,
+      macros: Self.macros)
+  }
+
+  /// A `Codable` state nested in its feature: the extension, at file scope, cannot name
+  /// `Path` or `Child` unqualified, so its decoding names neither the types nor the initial
+  /// values, which the properties have when `init(from:)` starts.
+  @Test func theDecodingNamesNothingFromAroundTheState() {
+    assertExpansion(
+      """
+      struct Feature {
+        @ObservableState
+        struct State: Codable {
+          var path = StackState<Path.State>()
+          var child: Child.State
+          var filter: Filter = .all
+          var limits: [Int] = [1, -2]
+          var id = Self.makeID()
+          var title = "Untitled"
+        }
+      }
+      """,
+      expandsTo: #"""
+      struct Feature {
+        struct State: Codable {
+          var path = StackState<Path.State>()
+          var child: Child.State
+          var filter: Filter = .all
+          var limits: [Int] = [1, -2]
+          var id = Self.makeID()
+          var title = "Untitled"
+
+          static var bindableFields: [ReducerCore.BindableField<Self>] {
+            ReducerCore.BindableField<Self>.writable(.property("path", \.path), .property("child", \.child), .property("filter", \.filter), .property("limits", \.limits), .property("id", \.id), .property("title", \.title))
+          }
+        }
+      }
+
+      extension Feature.State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
+      }
+
+      extension Feature.State {
+        private enum CodingKeys: String, CodingKey {
+          case path
+          case child
+          case filter
+          case limits
+          case id
+          case title
+        }
+        init(from decoder: any Decoder) throws {
+          let container = try decoder.container(keyedBy: CodingKeys.self)
+          try container.decode(.path, into: &self.path)
+          self.child = try container.decode(.child)
+          try container.decode(.filter, into: &self.filter)
+          try container.decode(.limits, into: &self.limits)
+          try container.decode(.id, into: &self.id)
+          try container.decode(.title, into: &self.title)
+        }
+        func encode(to encoder: any Encoder) throws {
+          var container = encoder.container(keyedBy: CodingKeys.self)
+          try container.encode(self.path, forKey: .path)
+          try container.encode(self.child, forKey: .child)
+          try container.encode(self.filter, forKey: .filter)
+          try container.encode(self.limits, forKey: .limits)
+          try container.encode(self.id, forKey: .id)
+          try container.encode(self.title, forKey: .title)
+        }
+      }
+      """#,
+      macros: Self.macros)
+  }
+
+  /// The stored properties of TCA's states that the macro cannot type or cannot set: the
+  /// fields leave out a `let` and a `lazy var` (a key path cannot name it), and list a
+  /// property wrapper's property, which the generated list drops when the program runs if its
+  /// key path is not writable; the coding leaves out the properties that their wrapper's
+  /// attribute initializes (`@Shared(.syncUps) var syncUps`, with no type).
+  @Test func storedPropertiesOfEveryKind() {
+    assertExpansion(
+      """
+      @ObservableState
+      struct State: Codable {
+        let id: UUID
+        private(set) var total = 0
+        lazy var cache = 0
+        @Shared(.syncUps) var syncUps
+        @SharedReader(.count) var count: Int
+        @Clamped(0...10) var level = 5
+        @Wrapped var name: String
+        @ObservationStateIgnored var ignored = 0
+      }
+      """,
+      expandsTo: #"""
+      struct State: Codable {
+        let id: UUID
+        private(set) var total = 0
+        lazy var cache = 0
+        @Shared(.syncUps) var syncUps
+        @SharedReader(.count) var count: Int
+        @Clamped(0...10) var level = 5
+        @Wrapped var name: String
+        var ignored = 0
+
         static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("query", \.query), .field("results", \.results), .field("isLoading", \.isLoading), .field("secret", \.secret)]
+          ReducerCore.BindableField<Self>.writable(.property("total", \.total), .property("syncUps", \.syncUps), .property("count", \.count), .property("level", \.level), .property("name", \.name), .property("ignored", \.ignored))
+        }
+      }
+
+      extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
+      }
+
+      extension State {
+        private enum CodingKeys: String, CodingKey {
+          case id
+          case total
+          case level
+          case name
+          case ignored
+        }
+        init(from decoder: any Decoder) throws {
+          let container = try decoder.container(keyedBy: CodingKeys.self)
+          self.id = try container.decode(.id)
+          try container.decode(.total, into: &self.total)
+          try container.decode(.level, into: &self.level)
+          self.name = try container.decode(.name)
+          try container.decode(.ignored, into: &self.ignored)
+        }
+        func encode(to encoder: any Encoder) throws {
+          var container = encoder.container(keyedBy: CodingKeys.self)
+          try container.encode(self.id, forKey: .id)
+          try container.encode(self.total, forKey: .total)
+          try container.encode(self.level, forKey: .level)
+          try container.encode(self.name, forKey: .name)
+          try container.encode(self.ignored, forKey: .ignored)
         }
       }
       """#,
@@ -72,12 +287,13 @@ struct ObservableStateMacroTests {
         let version = 1
         var first = 0, second: Int
         var `default` = true
+
+        static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("count", \.count), .property("name", \.name), .property("note", \.note), .property("filter", \.filter), .property("first", \.first), .property("second", \.second), .property("default", \.`default`))
+        }
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
-        static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("count", \.count), .field("name", \.name), .field("note", \.note), .field("filter", \.filter), .field("first", \.first), .field("second", \.second), .field("default", \.`default`)]
-        }
       }
 
       extension State {
@@ -93,14 +309,14 @@ struct ObservableStateMacroTests {
         }
         init(from decoder: any Decoder) throws {
           let container = try decoder.container(keyedBy: CodingKeys.self)
-          self.id = try container.decode(UUID.self, forKey: .id)
-          self.count = try container.decode(.count, default: 0)
-          self.name = try container.decode(String.self, forKey: .name)
+          self.id = try container.decode(.id)
+          try container.decode(.count, into: &self.count)
+          self.name = try container.decode(.name)
           self.note = try container.decode(.note, default: nil)
-          self.filter = try container.decode(.filter, default: .all)
-          self.first = try container.decode(.first, default: 0)
-          self.second = try container.decode(Int.self, forKey: .second)
-          self.`default` = try container.decode(.`default`, default: true)
+          try container.decode(.filter, into: &self.filter)
+          try container.decode(.first, into: &self.first)
+          self.second = try container.decode(.second)
+          try container.decode(.`default`, into: &self.`default`)
         }
         func encode(to encoder: any Encoder) throws {
           var container = encoder.container(keyedBy: CodingKeys.self)
@@ -129,12 +345,13 @@ struct ObservableStateMacroTests {
       expandsTo: #"""
       struct State: Decodable {
         var count = 0
+
+        static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("count", \.count))
+        }
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
-        static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("count", \.count)]
-        }
       }
 
       extension State {
@@ -143,7 +360,7 @@ struct ObservableStateMacroTests {
         }
         init(from decoder: any Decoder) throws {
           let container = try decoder.container(keyedBy: CodingKeys.self)
-          self.count = try container.decode(.count, default: 0)
+          try container.decode(.count, into: &self.count)
         }
       }
       """#,
@@ -160,12 +377,13 @@ struct ObservableStateMacroTests {
       struct State: Swift.Encodable {
         var count = 0
         var note: Optional<String>
+
+        static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("count", \.count), .property("note", \.note))
+        }
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
-        static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("count", \.count), .field("note", \.note)]
-        }
       }
 
       extension State {
@@ -218,12 +436,13 @@ struct ObservableStateMacroTests {
         }
 
         private var _destination = ReducerCore.PresentationState<Destination.State>(wrappedValue: nil)
+
+        public static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("contacts", \.contacts), .property("destination", \.destination))
+        }
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
-        public static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("contacts", \.contacts), .field("destination", \.destination)]
-        }
       }
 
       extension State {
@@ -233,7 +452,7 @@ struct ObservableStateMacroTests {
         }
         public init(from decoder: any Decoder) throws {
           let container = try decoder.container(keyedBy: CodingKeys.self)
-          self.contacts = try container.decode(.contacts, default: [])
+          try container.decode(.contacts, into: &self.contacts)
           self.destination = try container.decode(.destination, default: nil)
         }
         public func encode(to encoder: any Encoder) throws {
@@ -263,12 +482,13 @@ struct ObservableStateMacroTests {
         enum CodingKeys: String, CodingKey {
           case count = "total"
         }
+
+        static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("count", \.count))
+        }
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
-        static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("count", \.count)]
-        }
       }
       """#,
       macros: Self.macros)
@@ -319,12 +539,13 @@ struct ObservableStateMacroTests {
           self.contacts = try container.decode([Contact].self, forKey: .contacts)
           self.destination = try container.decodeIfPresent(Destination.State.self, forKey: .destination)
         }
+
+        static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("contacts", \.contacts), .property("destination", \.destination))
+        }
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
-        static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("contacts", \.contacts), .field("destination", \.destination)]
-        }
       }
 
       extension State {
@@ -360,7 +581,6 @@ struct ObservableStateMacroTests {
       }
 
       extension State: ReducerCore.ObservableState {
-
       }
       """#,
       macros: Self.macros)
@@ -400,12 +620,13 @@ struct ObservableStateMacroTests {
       @available(macOS 14, *)
       struct State: Codable {
         var count = 0
+
+        static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("count", \.count))
+        }
       }
 
       @available(macOS 14, *) extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
-        static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("count", \.count)]
-        }
       }
 
       @available(macOS 14, *) extension State {
@@ -414,7 +635,7 @@ struct ObservableStateMacroTests {
         }
         init(from decoder: any Decoder) throws {
           let container = try decoder.container(keyedBy: CodingKeys.self)
-          self.count = try container.decode(.count, default: 0)
+          try container.decode(.count, into: &self.count)
         }
         func encode(to encoder: any Encoder) throws {
           var container = encoder.container(keyedBy: CodingKeys.self)
@@ -469,12 +690,13 @@ struct ObservableStateMacroTests {
       struct State {
         @ObservationIgnored var count = 0
         @PresentationState var destination: Destination.State?
+
+        static var bindableFields: [ReducerCore.BindableField<Self>] {
+          ReducerCore.BindableField<Self>.writable(.property("count", \.count), .property("destination", \.destination))
+        }
       }
 
       extension State: ReducerCore.ObservableState, ReducerCore.BindableStateFields {
-        static var bindableFields: [ReducerCore.BindableField<Self>] {
-          [.field("count", \.count), .field("destination", \.destination)]
-        }
       }
       """#,
       diagnostics: [

@@ -81,6 +81,50 @@ struct PresentsMacroTests {
       macros: Self.macros)
   }
 
+  /// The projected value is as visible as the property, whatever the type's access level;
+  /// the storage is `private`.
+  @Test(arguments: ["private ", "fileprivate ", "", "package ", "public "])
+  func theProjectionIsAsVisibleAsTheProperty(access: String) {
+    assertExpansion(
+      """
+      private struct Feature {
+        \(access)struct State {
+          @Presents \(access)var destination: Destination.State?
+        }
+      }
+      """,
+      expandsTo: """
+      private struct Feature {
+        \(access)struct State {
+          \(access)var destination: Destination.State? {
+            @storageRestrictions(initializes: _destination)
+            init(initialValue) {
+              _destination = ReducerCore.PresentationState(wrappedValue: initialValue)
+            }
+            get {
+              _destination.wrappedValue
+            }
+            set {
+              _destination.wrappedValue = newValue
+            }
+          }
+
+          \(access)var $destination: ReducerCore.PresentationState<Destination.State> {
+            get {
+              _destination
+            }
+            set {
+              _destination = newValue
+            }
+          }
+
+          private var _destination = ReducerCore.PresentationState<Destination.State>(wrappedValue: nil)
+        }
+      }
+      """,
+      macros: Self.macros)
+  }
+
   @Test func aStatePresentingItself() {
     assertExpansion(
       """

@@ -535,6 +535,209 @@ struct ReducerMacroTests {
       macros: Self.macros)
   }
 
+  /// TicTacToe's root: a `public` enum reducer whose static `body` is its own. The body gets
+  /// its builder, and only `State` and `Action` are generated, `public` as the enum.
+  @Test func aPublicEnumWithABodyOfItsOwn() {
+    assertExpansion(
+      #"""
+      @Reducer
+      public enum TicTacToe {
+        case login(Login)
+        case newGame(NewGame)
+
+        public static var body: some ReducerOf<Self> {
+          Reduce { state, action in
+            .none
+          }
+          .ifCaseLet(\.login, action: \.login) {
+            Login()
+          }
+        }
+      }
+      """#,
+      expandsTo: #"""
+      public enum TicTacToe {
+        case login(Login)
+        case newGame(NewGame)
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+
+        public static var body: some ReducerOf<Self> {
+          Reduce { state, action in
+            .none
+          }
+          .ifCaseLet(\.login, action: \.login) {
+            Login()
+          }
+        }
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        public enum State: ReducerCore.CaseReducerState {
+          public typealias StateReducer = TicTacToe
+          case login(Login.State)
+          case newGame(NewGame.State)
+        }
+
+        @CasePathable
+        public enum Action {
+          case login(Login.Action)
+          case newGame(NewGame.Action)
+        }
+      }
+
+      extension TicTacToe: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#,
+      macros: Self.macros)
+  }
+
+  /// The access levels of a reducer, and what they give the members it generates: `public`
+  /// and `package` carry over; `internal`, `fileprivate` and `private` give none, so that the
+  /// members are as visible as the type.
+  static let accessLevels: [(declared: String, members: String)] = [
+    ("private ", ""), ("fileprivate ", ""), ("", ""), ("package ", "package "), ("public ", "public "),
+  ]
+
+  @Test(arguments: accessLevels)
+  func theMembersOfAStructAreAsVisibleAsIt(access: (declared: String, members: String)) {
+    assertExpansion(
+      """
+      @Reducer
+      \(access.declared)struct Feature {
+      }
+      """,
+      expandsTo: """
+      \(access.declared)struct Feature {
+
+        @ObservableState
+        \(access.members)struct State: Codable, Equatable, Hashable, Sendable {
+          \(access.members)init() {
+          }
+        }
+
+        \(access.members)enum Action: Equatable, Hashable, Sendable {
+        }
+
+        \(access.members)let body = ReducerCore.EmptyReducer<State, Action>()
+      }
+
+      extension Feature: ReducerCore.Reducer {
+      }
+      """,
+      macros: Self.macros)
+  }
+
+  @Test(arguments: accessLevels)
+  func theMembersOfAnEnumAreAsVisibleAsIt(access: (declared: String, members: String)) {
+    assertExpansion(
+      """
+      @Reducer
+      \(access.declared)enum Destination {
+        case counter(Counter)
+      }
+      """,
+      expandsTo: #"""
+      \#(access.declared)enum Destination {
+        case counter(Counter)
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        \#(access.members)enum State: ReducerCore.CaseReducerState {
+          \#(access.members)typealias StateReducer = Destination
+          case counter(Counter.State)
+        }
+
+        @CasePathable
+        \#(access.members)enum Action {
+          case counter(Counter.Action)
+        }
+
+        @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+        \#(access.members)static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+          ReducerCore.Reduce(
+            ReducerCore.EmptyReducer<Self.State, Self.Action>()
+            .ifCaseLet(\Self.State.Cases.counter, action: \Self.Action.Cases.counter) {
+              Counter()
+            }
+          )
+        }
+      }
+
+      extension Destination: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+      """#,
+      macros: Self.macros)
+  }
+
+  /// CaseStudies' onboarding: reducers nested in a `private` one. Their conformances are
+  /// extensions of the nested types; their members carry no modifier.
+  @Test func reducersNestedInAPrivateReducer() {
+    assertExpansion(
+      """
+      private struct SignUpFeature {
+        @Reducer
+        enum Path {
+          case basics(BasicsFeature)
+        }
+        @Reducer
+        struct Step {
+        }
+      }
+      """,
+      expandsTo: #"""
+      private struct SignUpFeature {
+        enum Path {
+          case basics(BasicsFeature)
+
+          @CasePathable
+          @dynamicMemberLookup
+          @ObservableState
+          enum State: ReducerCore.CaseReducerState {
+            typealias StateReducer = Path
+            case basics(BasicsFeature.State)
+          }
+
+          @CasePathable
+          enum Action {
+            case basics(BasicsFeature.Action)
+          }
+
+          @ReducerCore.ReducerBuilder<Self.State, Self.Action>
+          static var body: ReducerCore.Reduce<Self.State, Self.Action> {
+            ReducerCore.Reduce(
+              ReducerCore.EmptyReducer<Self.State, Self.Action>()
+              .ifCaseLet(\Self.State.Cases.basics, action: \Self.Action.Cases.basics) {
+                BasicsFeature()
+              }
+            )
+          }
+        }
+        struct Step {
+
+          @ObservableState
+          struct State: Codable, Equatable, Hashable, Sendable {
+            init() {
+            }
+          }
+
+          enum Action: Equatable, Hashable, Sendable {
+          }
+
+          let body = ReducerCore.EmptyReducer<State, Action>()
+        }
+      }
+
+      extension SignUpFeature.Path: ReducerCore.CaseReducer, ReducerCore.Reducer {
+      }
+
+      extension SignUpFeature.Step: ReducerCore.Reducer {
+      }
+      """#,
+      macros: Self.macros)
+  }
+
   @Test func anEmptyEnum() {
     assertExpansion(
       """
