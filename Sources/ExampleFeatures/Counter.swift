@@ -1,7 +1,3 @@
-import CasePaths
-import Dependencies
-import DependenciesMacros
-import Foundation
 import ReducerCore
 
 // MARK: - Feature
@@ -20,13 +16,15 @@ import ReducerCore
 ///
 /// Registered with `reducer-spec` as `Counter`; its dependency is ``GenerateRandom``
 /// (`generateRandom`).
-public struct Counter: Reducer {
+@Reducer
+public struct Counter {
   /// The count and the secret it is compared with.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The number the player moves up and down.
-    public var count: Int
+    public var count = 0
     /// The number to guess; `playNext` draws a new one.
-    public var secret: Int
+    public var secret = 0
 
     /// A state; `State()` is the feature's default state (both zero).
     public init(count: Int = 0, secret: Int = 0) {
@@ -39,14 +37,6 @@ public struct Counter: Reducer {
       if count < secret { return .lower }
       if count > secret { return .higher }
       return .equal
-    }
-
-    /// Decodes a state; a missing field takes its default.
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.count = try container.decode(.count, default: defaults.count)
-      self.secret = try container.decode(.secret, default: defaults.secret)
     }
   }
 
@@ -61,7 +51,6 @@ public struct Counter: Reducer {
   }
 
   /// What the player does.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// Adds one to the count.
     case increment
@@ -78,26 +67,28 @@ public struct Counter: Reducer {
   /// The counter's reducer.
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .increment:
-      state.count += 1
-      return .none
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .increment:
+        state.count += 1
+        return .none
 
-    case .decrement:
-      state.count -= 1
-      return .none
+      case .decrement:
+        state.count -= 1
+        return .none
 
-    case .setCount(let text):
-      if let count = Int(text) {
-        state.count = count
+      case .setCount(let text):
+        if let count = Int(text) {
+          state.count = count
+        }
+        return .none
+
+      case .playNext:
+        state.count = 0
+        state.secret = generateRandom.generateRandomInt(-100...100)
+        return .none
       }
-      return .none
-
-    case .playNext:
-      state.count = 0
-      state.secret = generateRandom.generateRandomInt(-100...100)
-      return .none
     }
   }
 }
