@@ -1,6 +1,3 @@
-import CasePaths
-import Dependencies
-import DependenciesMacros
 import Foundation
 import ReducerCore
 
@@ -74,15 +71,17 @@ public struct AlertState: Codable, Equatable, Hashable, Sendable {
 ///
 /// Registered with `reducer-spec` as `RepositorySearch`; its dependency is
 /// ``RepositoryClient`` (`repositoryClient`).
-public struct RepositorySearch: Reducer {
+@Reducer
+public struct RepositorySearch {
   /// The search field, the results and the alert.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The text of the search field.
-    public var searchText: String
+    public var searchText = ""
     /// Whether a search is running.
-    public var isLoading: Bool
+    public var isLoading = false
     /// The repositories the last successful search found.
-    public var repositories: [Repository]
+    public var repositories: [Repository] = []
     /// The alert on screen, if any.
     public var alert: AlertState?
 
@@ -96,19 +95,19 @@ public struct RepositorySearch: Reducer {
       self.alert = alert
     }
 
-    /// Decodes a state; a missing field takes its default.
+    /// Decodes a state; a missing field takes its default, and a missing `alert` is `nil`.
     public init(from decoder: any Decoder) throws {
+      // By hand: the decoding that `@ObservableState` generates reads `alert` as an
+      // `Optional<AlertState>`, which `reducer-spec features` describes as `AlertState??`.
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.searchText = try container.decode(.searchText, default: defaults.searchText)
-      self.isLoading = try container.decode(.isLoading, default: defaults.isLoading)
-      self.repositories = try container.decode(.repositories, default: defaults.repositories)
+      self.searchText = try container.decode(.searchText, default: "")
+      self.isLoading = try container.decode(.isLoading, default: false)
+      self.repositories = try container.decode(.repositories, default: [])
       self.alert = try container.decodeIfPresent(AlertState.self, forKey: .alert)
     }
   }
 
   /// What the user does, and the answers of the search.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The search field's text changed. An empty text also empties the results.
     case onTextChanged(String)
@@ -138,37 +137,39 @@ public struct RepositorySearch: Reducer {
   /// The search's reducer.
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .onTextChanged(let text):
-      state.searchText = text
-      if text.isEmpty {
-        state.repositories = []
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .onTextChanged(let text):
+        state.searchText = text
+        if text.isEmpty {
+          state.repositories = []
+        }
+        return .none
+
+      case .onSearchButtonTapped:
+        state.isLoading = true
+        return search(state.searchText)
+
+      case .fetchRepositoriesResponse(.success(let repositories)):
+        state.isLoading = false
+        state.repositories = repositories
+        return .none
+
+      case .fetchRepositoriesResponse(.failure(let error)):
+        state.isLoading = false
+        state.alert = .searchFailed(message: message(of: error))
+        return .none
+
+      case .alert(.retry):
+        state.alert = nil
+        state.isLoading = true
+        return search(state.searchText)
+
+      case .alert(.dismiss):
+        state.alert = nil
+        return .none
       }
-      return .none
-
-    case .onSearchButtonTapped:
-      state.isLoading = true
-      return search(state.searchText)
-
-    case .fetchRepositoriesResponse(.success(let repositories)):
-      state.isLoading = false
-      state.repositories = repositories
-      return .none
-
-    case .fetchRepositoriesResponse(.failure(let error)):
-      state.isLoading = false
-      state.alert = .searchFailed(message: message(of: error))
-      return .none
-
-    case .alert(.retry):
-      state.alert = nil
-      state.isLoading = true
-      return search(state.searchText)
-
-    case .alert(.dismiss):
-      state.alert = nil
-      return .none
     }
   }
 
