@@ -1,6 +1,3 @@
-import CasePaths
-import Dependencies
-import DependenciesMacros
 import Foundation
 import ReducerCore
 
@@ -79,13 +76,15 @@ public struct ConsolidatedWeather: Codable, Equatable, Hashable, Sendable {
 ///
 /// Registered with `reducer-spec` as `WeatherSearch`; its dependencies are ``WeatherClient``
 /// (`weatherClient`) and the continuous clock.
-public struct WeatherSearch: Reducer {
+@Reducer
+public struct WeatherSearch {
   /// The query, the locations found and the weather shown.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The text of the search field.
-    public var searchQuery: String
+    public var searchQuery = ""
     /// The locations the last search found.
-    public var locations: [Location]
+    public var locations: [Location] = []
     /// The weather of the location tapped last, once it has arrived.
     public var locationWeather: LocationWeather?
     /// The location whose weather is being fetched, if any.
@@ -104,12 +103,13 @@ public struct WeatherSearch: Reducer {
       self.locationWeatherRequestInFlight = locationWeatherRequestInFlight
     }
 
-    /// Decodes a state; a missing field takes its default.
+    /// Decodes a state; a missing field takes its default, and a missing optional is `nil`.
     public init(from decoder: any Decoder) throws {
+      // By hand: the decoding that `@ObservableState` generates reads an optional as an
+      // `Optional<T>`, which `reducer-spec features` describes as `T??`.
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.searchQuery = try container.decode(.searchQuery, default: defaults.searchQuery)
-      self.locations = try container.decode(.locations, default: defaults.locations)
+      self.searchQuery = try container.decode(.searchQuery, default: "")
+      self.locations = try container.decode(.locations, default: [])
       self.locationWeather = try container.decodeIfPresent(LocationWeather.self, forKey: .locationWeather)
       self.locationWeatherRequestInFlight = try container.decodeIfPresent(
         Location.self, forKey: .locationWeatherRequestInFlight)
@@ -117,7 +117,6 @@ public struct WeatherSearch: Reducer {
   }
 
   /// What the user does, and the answers of the weather service.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The search field's text changed: searches it 300 ms after the last change; an empty
     /// text clears the results and cancels the pending search.
@@ -141,49 +140,51 @@ public struct WeatherSearch: Reducer {
   /// The search's reducer.
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .searchQueryChanged(let query):
-      state.searchQuery = query
-      guard !query.isEmpty else {
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .searchQueryChanged(let query):
+        state.searchQuery = query
+        guard !query.isEmpty else {
+          state.locations = []
+          state.locationWeather = nil
+          return .cancel(id: CancelID.search)
+        }
+        // Read into a constant: Swift 6.3 opens the `any Clock<Duration>` for `debounce` from a
+        // constant, but not from the `@Dependency` property itself (in a file that imports
+        // Foundation).
+        let clock = self.clock
+        return .run { [weatherClient] send in
+          await send(.locationsResponse(TaskResult { try await weatherClient.searchLocation(query) }))
+        }
+        // Searched once the query has stayed unchanged for 300 ms; a newer change cancels it.
+        .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
+
+      case .locationsResponse(.success(let locations)):
+        state.locations = locations
+        return .none
+
+      case .locationsResponse(.failure):
         state.locations = []
+        return .none
+
+      case .locationTapped(let location):
+        state.locationWeatherRequestInFlight = location
+        return .run { [weatherClient] send in
+          await send(.locationWeatherResponse(TaskResult { try await weatherClient.weather(location.id) }))
+        }
+        .cancellable(id: CancelID.weather, cancelInFlight: true)
+
+      case .locationWeatherResponse(.success(let weather)):
+        state.locationWeatherRequestInFlight = nil
+        state.locationWeather = weather
+        return .none
+
+      case .locationWeatherResponse(.failure):
+        state.locationWeatherRequestInFlight = nil
         state.locationWeather = nil
-        return .cancel(id: CancelID.search)
+        return .none
       }
-      // Read into a constant: Swift 6.3 opens the `any Clock<Duration>` for `debounce` from a
-      // constant, but not from the `@Dependency` property itself (in a file that imports
-      // Foundation).
-      let clock = self.clock
-      return .run { [weatherClient] send in
-        await send(.locationsResponse(TaskResult { try await weatherClient.searchLocation(query) }))
-      }
-      // Searched once the query has stayed unchanged for 300 ms; a newer change cancels it.
-      .debounce(id: CancelID.search, for: .milliseconds(300), clock: clock)
-
-    case .locationsResponse(.success(let locations)):
-      state.locations = locations
-      return .none
-
-    case .locationsResponse(.failure):
-      state.locations = []
-      return .none
-
-    case .locationTapped(let location):
-      state.locationWeatherRequestInFlight = location
-      return .run { [weatherClient] send in
-        await send(.locationWeatherResponse(TaskResult { try await weatherClient.weather(location.id) }))
-      }
-      .cancellable(id: CancelID.weather, cancelInFlight: true)
-
-    case .locationWeatherResponse(.success(let weather)):
-      state.locationWeatherRequestInFlight = nil
-      state.locationWeather = weather
-      return .none
-
-    case .locationWeatherResponse(.failure):
-      state.locationWeatherRequestInFlight = nil
-      state.locationWeather = nil
-      return .none
     }
   }
 }
