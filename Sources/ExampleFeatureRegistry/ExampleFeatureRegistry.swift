@@ -39,7 +39,7 @@ public let exampleFeatures: [Feature] = [
       .endpoint("authenticationClient.login", \.authenticationClient.login)
     ]
   ) {
-    TicTacToe()
+    TicTacToe.body
   },
   Feature(
     "Archive", initialState: Archive.State(),

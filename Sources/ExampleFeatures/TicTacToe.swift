@@ -1,6 +1,3 @@
-import CasePaths
-import Dependencies
-import DependenciesMacros
 import Foundation
 import ReducerCore
 
@@ -8,13 +5,14 @@ import ReducerCore
 
 /// The Tic-Tac-Toe app's flow: log in, then set up a new game; log out to go back.
 ///
-/// The state is an enum, one case per screen, and each screen's reducer runs on its case
-/// (`ifCaseLet`). An action for the screen that is not on show is reported as an issue, so
-/// a test or spec that sends one fails:
+/// An enum of the two screens' features: its `State` is `login(Login.State)` or
+/// `newGame(NewGame.State)`, and each screen's reducer runs on its case (`ifCaseLet`). An
+/// action for the screen that is not on show is reported as an issue, so a test or spec that
+/// sends one fails:
 ///
 /// ```swift
 /// let store = TestStore(initialState: TicTacToe.State()) {
-///   TicTacToe()
+///   TicTacToe.body
 /// } withDependencies: {
 ///   $0.authenticationClient.login = { _ in AuthenticationResponse(token: "deadbeef") }
 /// }
@@ -24,45 +22,29 @@ import ReducerCore
 ///
 /// Registered with `reducer-spec` as `TicTacToe`; its dependency is
 /// ``AuthenticationClient`` (`authenticationClient`).
-public struct TicTacToe: Reducer {
-  /// The screen on show: logging in (the default), or setting up a new game.
-  @CasePathable
-  public enum State: Codable, Equatable, Sendable {
-    /// The login screen.
-    case login(Login.State)
-    /// The new-game screen, after a successful login.
-    case newGame(NewGame.State)
+@Reducer
+public enum TicTacToe {
+  /// The login screen, where the app starts.
+  case login(Login)
+  /// The new-game screen, after a successful login.
+  case newGame(NewGame)
 
-    /// The feature's default state: the login screen, empty.
-    public init() {
-      self = .login(Login.State())
-    }
-  }
-
-  /// The actions of the screens.
-  @CasePathable
-  public enum Action: Codable, Equatable, Sendable {
-    /// An action of the login screen.
-    case login(Login.Action)
-    /// An action of the new-game screen.
-    case newGame(NewGame.Action)
-  }
-
-  /// The app's reducer.
-  public init() {}
-
-  public var body: some Reducer<State, Action> {
+  /// The screens' reducers, and the moves between the screens.
+  public static var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .login(.loginResponse(.success)):
         state = .newGame(NewGame.State())
         return .none
 
+      case .login:
+        return .none
+
       case .newGame(.logoutButtonTapped):
         state = .login(Login.State())
         return .none
 
-      case .login, .newGame:
+      case .newGame:
         return .none
       }
     }
@@ -75,23 +57,34 @@ public struct TicTacToe: Reducer {
   }
 }
 
+extension TicTacToe.State: Codable, Equatable, Sendable {
+  /// The feature's default state: the login screen, empty.
+  public init() {
+    self = .login(Login.State())
+  }
+}
+
+extension TicTacToe.Action: Codable, Equatable, Sendable {}
+
 // MARK: - Login
 
 /// The login screen: an email and a password, checked by ``AuthenticationClient``.
 ///
 /// A successful login is handled by ``TicTacToe``, which moves to the new-game screen; a
 /// failed one shows the error's message as an alert.
-public struct Login: Reducer {
+@Reducer
+public struct Login {
   /// The form and the login request.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The email typed.
-    public var email: String
+    public var email = ""
     /// The password typed.
-    public var password: String
+    public var password = ""
     /// Whether both the email and the password are filled in.
-    public var isFormValid: Bool
+    public var isFormValid = false
     /// Whether a login request is running.
-    public var isLoginRequestInFlight: Bool
+    public var isLoginRequestInFlight = false
     /// The message of the alert on show, if any: the error of a failed login.
     public var alert: String?
 
@@ -110,21 +103,20 @@ public struct Login: Reducer {
       self.alert = alert
     }
 
-    /// Decodes a state; a missing field takes its default.
+    /// Decodes a state; a missing field takes its default, and a missing `alert` is `nil`.
     public init(from decoder: any Decoder) throws {
+      // By hand: the decoding that `@ObservableState` generates reads `alert` as an
+      // `Optional<String>`, which `reducer-spec features` describes as `String??`.
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.email = try container.decode(.email, default: defaults.email)
-      self.password = try container.decode(.password, default: defaults.password)
-      self.isFormValid = try container.decode(.isFormValid, default: defaults.isFormValid)
-      self.isLoginRequestInFlight = try container.decode(
-        .isLoginRequestInFlight, default: defaults.isLoginRequestInFlight)
+      self.email = try container.decode(.email, default: "")
+      self.password = try container.decode(.password, default: "")
+      self.isFormValid = try container.decode(.isFormValid, default: false)
+      self.isLoginRequestInFlight = try container.decode(.isLoginRequestInFlight, default: false)
       self.alert = try container.decodeIfPresent(String.self, forKey: .alert)
     }
   }
 
   /// What the user does, and the answer of the login request.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The email field changed.
     case emailChanged(String)
@@ -143,38 +135,40 @@ public struct Login: Reducer {
   /// The login screen's reducer.
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .emailChanged(let email):
-      state.email = email
-      state.isFormValid = !state.email.isEmpty && !state.password.isEmpty
-      return .none
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .emailChanged(let email):
+        state.email = email
+        state.isFormValid = !state.email.isEmpty && !state.password.isEmpty
+        return .none
 
-    case .passwordChanged(let password):
-      state.password = password
-      state.isFormValid = !state.email.isEmpty && !state.password.isEmpty
-      return .none
+      case .passwordChanged(let password):
+        state.password = password
+        state.isFormValid = !state.email.isEmpty && !state.password.isEmpty
+        return .none
 
-    case .loginButtonTapped:
-      state.isLoginRequestInFlight = true
-      let request = LoginRequest(email: state.email, password: state.password)
-      return .run { [authenticationClient] send in
-        await send(.loginResponse(TaskResult { try await authenticationClient.login(request) }))
+      case .loginButtonTapped:
+        state.isLoginRequestInFlight = true
+        let request = LoginRequest(email: state.email, password: state.password)
+        return .run { [authenticationClient] send in
+          await send(.loginResponse(TaskResult { try await authenticationClient.login(request) }))
+        }
+
+      case .loginResponse(.success):
+        // The app moves on to the new-game screen (see `TicTacToe`).
+        state.isLoginRequestInFlight = false
+        return .none
+
+      case .loginResponse(.failure(let error)):
+        state.isLoginRequestInFlight = false
+        state.alert = message(of: error)
+        return .none
+
+      case .alertDismissed:
+        state.alert = nil
+        return .none
       }
-
-    case .loginResponse(.success):
-      // The app moves on to the new-game screen (see `TicTacToe`).
-      state.isLoginRequestInFlight = false
-      return .none
-
-    case .loginResponse(.failure(let error)):
-      state.isLoginRequestInFlight = false
-      state.alert = message(of: error)
-      return .none
-
-    case .alertDismissed:
-      state.alert = nil
-      return .none
     }
   }
 }
@@ -184,31 +178,24 @@ public struct Login: Reducer {
 /// The new-game screen: the two players' names, and logging out.
 ///
 /// Logging out is handled by ``TicTacToe``, which goes back to the login screen.
-public struct NewGame: Reducer {
+@Reducer
+public struct NewGame {
   /// The players' names.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The name of the player who plays O.
-    public var oPlayerName: String
+    public var oPlayerName = ""
     /// The name of the player who plays X.
-    public var xPlayerName: String
+    public var xPlayerName = ""
 
     /// A state; `NewGame.State()` is the screen's first state.
     public init(oPlayerName: String = "", xPlayerName: String = "") {
       self.oPlayerName = oPlayerName
       self.xPlayerName = xPlayerName
     }
-
-    /// Decodes a state; a missing field takes its default.
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.oPlayerName = try container.decode(.oPlayerName, default: defaults.oPlayerName)
-      self.xPlayerName = try container.decode(.xPlayerName, default: defaults.xPlayerName)
-    }
   }
 
   /// What the user does.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The O player's name changed.
     case oPlayerNameChanged(String)
@@ -221,19 +208,21 @@ public struct NewGame: Reducer {
   /// The new-game screen's reducer.
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .oPlayerNameChanged(let name):
-      state.oPlayerName = name
-      return .none
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .oPlayerNameChanged(let name):
+        state.oPlayerName = name
+        return .none
 
-    case .xPlayerNameChanged(let name):
-      state.xPlayerName = name
-      return .none
+      case .xPlayerNameChanged(let name):
+        state.xPlayerName = name
+        return .none
 
-    case .logoutButtonTapped:
-      // The app goes back to the login screen (see `TicTacToe`).
-      return .none
+      case .logoutButtonTapped:
+        // The app goes back to the login screen (see `TicTacToe`).
+        return .none
+      }
     }
   }
 }

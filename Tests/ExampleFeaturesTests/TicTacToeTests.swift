@@ -10,7 +10,7 @@ import Testing
   @Test func aSuccessfulLoginOpensANewGameAndLogoutGoesBack() async {
     let requests = LockIsolated<[LoginRequest]>([])
     let store = TestStore(initialState: TicTacToe.State()) {
-      TicTacToe()
+      TicTacToe.body
     } withDependencies: {
       $0.authenticationClient.login = { request in
         requests.withValue { $0.append(request) }
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func theFormIsValidOnlyWithAnEmailAndAPassword() async {
-    let store = TestStore(initialState: TicTacToe.State()) { TicTacToe() }
+    let store = TestStore(initialState: TicTacToe.State()) { TicTacToe.body }
     await store.send(.login(.passwordChanged("password"))) {
       $0 = .login(Login.State(password: "password"))
     }
@@ -62,7 +62,7 @@ import Testing
     let store = TestStore(
       initialState: TicTacToe.State.login(Login.State(email: "blob@example.com", password: "wrong", isFormValid: true))
     ) {
-      TicTacToe()
+      TicTacToe.body
     } withDependencies: {
       $0.authenticationClient.login = { _ in throw TestError("Invalid email or password.") }
     }
@@ -82,7 +82,7 @@ import Testing
 
   @Test func anActionForTheScreenNotOnShowIsReportedAsAnIssue() async {
     let issues = await collectIssues {
-      let store = TestStore(initialState: TicTacToe.State()) { TicTacToe() }
+      let store = TestStore(initialState: TicTacToe.State()) { TicTacToe.body }
       await store.send(.newGame(.xPlayerNameChanged("Blob")))
     }
     #expect(issues.count == 1)
@@ -92,7 +92,7 @@ import Testing
 
   @Test func aLoginActionAfterLoginIsReportedAsAnIssue() async {
     let issues = await collectIssues {
-      let store = TestStore(initialState: TicTacToe.State.newGame(NewGame.State())) { TicTacToe() }
+      let store = TestStore(initialState: TicTacToe.State.newGame(NewGame.State())) { TicTacToe.body }
       await store.send(.login(.emailChanged("blob@example.com")))
     }
     #expect(issues.count == 1)
