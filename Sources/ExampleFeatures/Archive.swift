@@ -1,7 +1,3 @@
-import CasePaths
-import Dependencies
-import DependenciesMacros
-import Foundation
 import ReducerCore
 
 // MARK: - Models
@@ -99,19 +95,21 @@ public struct ArchiveQuery: Codable, Equatable, Hashable, Sendable {
 /// ```
 ///
 /// Registered with `reducer-spec` as `Archive`.
-public struct Archive: Reducer {
+@Reducer
+public struct Archive {
   /// The filters, the list and the loading status.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The keyword typed.
-    public var inputText: String
+    public var inputText = ""
     /// The category selected; empty for none.
-    public var selectedCategory: String
+    public var selectedCategory = ""
     /// The list.
-    public var items: [ArchiveItem]
+    public var items: [ArchiveItem] = []
     /// Whether a fetch is running.
-    public var isLoading: Bool
+    public var isLoading = false
     /// Whether the last fetch failed.
-    public var isError: Bool
+    public var isError = false
 
     /// A state; `State()` is the feature's default state.
     public init(
@@ -128,17 +126,6 @@ public struct Archive: Reducer {
       self.isError = isError
     }
 
-    /// Decodes a state; a missing field takes its default.
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.inputText = try container.decode(.inputText, default: defaults.inputText)
-      self.selectedCategory = try container.decode(.selectedCategory, default: defaults.selectedCategory)
-      self.items = try container.decode(.items, default: defaults.items)
-      self.isLoading = try container.decode(.isLoading, default: defaults.isLoading)
-      self.isError = try container.decode(.isError, default: defaults.isError)
-    }
-
     /// The query that the current filters make.
     public var query: ArchiveQuery {
       ArchiveQuery(keyword: inputText, category: selectedCategory)
@@ -146,7 +133,6 @@ public struct Archive: Reducer {
   }
 
   /// What the user does, and the answers of a fetch.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The screen appeared: fetches the list.
     case onAppear
@@ -173,44 +159,46 @@ public struct Archive: Reducer {
   /// The archive's reducer.
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .onAppear:
-      state.isLoading = true
-      return fetch(state.query)
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .onAppear:
+        state.isLoading = true
+        return fetch(state.query)
 
-    case .inputTextChanged(let text):
-      state.inputText = text
-      state.isLoading = true
-      return fetch(state.query)
+      case .inputTextChanged(let text):
+        state.inputText = text
+        state.isLoading = true
+        return fetch(state.query)
 
-    case .categorySelected(let category):
-      state.selectedCategory = category == state.selectedCategory ? "" : category
-      state.isLoading = true
-      return fetch(state.query)
+      case .categorySelected(let category):
+        state.selectedCategory = category == state.selectedCategory ? "" : category
+        state.isLoading = true
+        return fetch(state.query)
 
-    case .archiveLoaded(let entries, let storedIds):
-      state.isLoading = false
-      state.isError = false
-      let stored = Set(storedIds)
-      state.items = entries.map { ArchiveItem($0, isStored: stored.contains($0.id)) }
-      return .none
+      case .archiveLoaded(let entries, let storedIds):
+        state.isLoading = false
+        state.isError = false
+        let stored = Set(storedIds)
+        state.items = entries.map { ArchiveItem($0, isStored: stored.contains($0.id)) }
+        return .none
 
-    case .archiveFailed:
-      state.isLoading = false
-      state.isError = true
-      state.items = []
-      return .none
+      case .archiveFailed:
+        state.isLoading = false
+        state.isError = true
+        state.items = []
+        return .none
 
-    case .toggleStored(let id):
-      guard let index = state.items.firstIndex(where: { $0.id == id }) else { return .none }
-      state.items[index].isStored.toggle()
-      let isStored = state.items[index].isStored
-      return .run { [storedArchive] _ in
-        if isStored {
-          await storedArchive.add(id)
-        } else {
-          await storedArchive.remove(id)
+      case .toggleStored(let id):
+        guard let index = state.items.firstIndex(where: { $0.id == id }) else { return .none }
+        state.items[index].isStored.toggle()
+        let isStored = state.items[index].isStored
+        return .run { [storedArchive] _ in
+          if isStored {
+            await storedArchive.add(id)
+          } else {
+            await storedArchive.remove(id)
+          }
         }
       }
     }
