@@ -1,5 +1,3 @@
-import CasePaths
-import Dependencies
 import Foundation
 import ReducerCore
 
@@ -12,16 +10,18 @@ import ReducerCore
 /// await store.send(.binding(.set(\.description, "Milk"))) { $0.description = "Milk" }
 /// await store.send(.binding(.set(\.isComplete, true))) { $0.isComplete = true }
 /// ```
-public struct Todo: Reducer {
+@Reducer
+public struct Todo {
   /// A todo. Its bindable fields are `description` and `isComplete`, so a spec writes a
   /// binding by name: `{ binding: { isComplete: true } }`.
-  public struct State: Codable, Equatable, Identifiable, Sendable, BindableStateFields {
+  @ObservableState
+  public struct State: Codable, Equatable, Identifiable, Sendable {
     /// The todo's identifier, from the `uuid` dependency.
-    public var id: UUID
+    public let id: UUID
     /// What is to be done.
-    public var description: String
+    public var description = ""
     /// Whether it is done.
-    public var isComplete: Bool
+    public var isComplete = false
 
     /// A todo; `Todo.State(id: uuid())` is a new, empty one.
     public init(id: UUID, description: String = "", isComplete: Bool = false) {
@@ -29,41 +29,18 @@ public struct Todo: Reducer {
       self.description = description
       self.isComplete = isComplete
     }
-
-    /// Decodes a todo; `id` is required, a missing `description` or `isComplete` takes its
-    /// default.
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      self.id = try container.decode(UUID.self, forKey: .id)
-      self.description = try container.decode(.description, default: "")
-      self.isComplete = try container.decode(.isComplete, default: false)
-    }
-
-    /// The fields that binding actions set by name.
-    public static let bindableFields: [BindableField<Self>] = [
-      .field("description", \.description),
-      .field("isComplete", \.isComplete),
-    ]
   }
 
   /// What the user does to a todo: edits a field through a binding.
-  @CasePathable
   public enum Action: BindableAction, Codable, Equatable, Sendable {
     /// A field was edited: `.binding(.set(\.isComplete, true))`.
     case binding(BindingAction<State>)
-
-    /// The binding action, if this is one (``BindableAction``).
-    public var binding: BindingAction<State>? {
-      switch self {
-      case .binding(let action): action
-      }
-    }
   }
 
   /// A todo's reducer.
   public init() {}
 
-  public var body: some Reducer<State, Action> {
+  public var body: some ReducerOf<Self> {
     BindingReducer()
   }
 }
@@ -92,7 +69,8 @@ public struct Todo: Reducer {
 ///
 /// Registered with `reducer-spec` as `Todos`; its dependencies are `uuid` and the continuous
 /// clock.
-public struct Todos: Reducer {
+@Reducer
+public struct Todos {
   /// Which todos the list shows.
   public enum Filter: String, Codable, CaseIterable, Equatable, Hashable, Sendable {
     /// Every todo.
@@ -104,24 +82,17 @@ public struct Todos: Reducer {
   }
 
   /// The todos and the filter.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// Every todo, newest first until a sort moves the completed ones down.
-    public var todos: IdentifiedArrayOf<Todo.State>
+    public var todos: IdentifiedArrayOf<Todo.State> = []
     /// Which todos ``filteredTodos`` keeps.
-    public var filter: Filter
+    public var filter: Filter = .all
 
     /// A state; `State()` is the feature's default state (no todos, filter `all`).
     public init(todos: IdentifiedArrayOf<Todo.State> = [], filter: Filter = .all) {
       self.todos = todos
       self.filter = filter
-    }
-
-    /// Decodes a state; a missing field takes its default.
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.todos = try container.decode(.todos, default: defaults.todos)
-      self.filter = try container.decode(.filter, default: defaults.filter)
     }
 
     /// The todos that the filter keeps, in order. Derived: neither stored nor encoded.
@@ -135,7 +106,6 @@ public struct Todos: Reducer {
   }
 
   /// What the user does, and the sort that follows a change of completion.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// Adds an empty todo at the top of the list, with an id from `uuid`.
     case addTodoButtonTapped
@@ -162,7 +132,7 @@ public struct Todos: Reducer {
   /// The list's reducer.
   public init() {}
 
-  public var body: some Reducer<State, Action> {
+  public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .addTodoButtonTapped:
