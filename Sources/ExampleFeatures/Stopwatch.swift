@@ -1,7 +1,3 @@
-import CasePaths
-import Dependencies
-import DependenciesMacros
-import Foundation
 import ReducerCore
 
 // MARK: - Feature
@@ -34,15 +30,17 @@ import ReducerCore
 ///
 /// Registered with `reducer-spec` as `Stopwatch`; its dependencies are ``ScreenshotsClient``
 /// (`screenshots`, stubbed in a spec as `{ stream: open }`) and the continuous clock.
-public struct Stopwatch: Reducer {
+@Reducer
+public struct Stopwatch {
   /// The time elapsed, the laps, and whether the timer runs.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// Whether the timer is running.
-    public var isRunning: Bool
+    public var isRunning = false
     /// The seconds counted since the last reset.
-    public var secondsElapsed: Int
+    public var secondsElapsed = 0
     /// The `secondsElapsed` of each screenshot taken, in order.
-    public var laps: [Int]
+    public var laps: [Int] = []
 
     /// A state; `State()` is the feature's default state (stopped at zero, no laps).
     public init(isRunning: Bool = false, secondsElapsed: Int = 0, laps: [Int] = []) {
@@ -50,19 +48,9 @@ public struct Stopwatch: Reducer {
       self.secondsElapsed = secondsElapsed
       self.laps = laps
     }
-
-    /// Decodes a state; a missing field takes its default.
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.isRunning = try container.decode(.isRunning, default: defaults.isRunning)
-      self.secondsElapsed = try container.decode(.secondsElapsed, default: defaults.secondsElapsed)
-      self.laps = try container.decode(.laps, default: defaults.laps)
-    }
   }
 
   /// What the user does, the timer's ticks, and the screenshots.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The screen appeared (SwiftUI's `.task`): listens to screenshots until the task is
     /// cancelled, sending `screenshotTaken` for each.
@@ -87,40 +75,42 @@ public struct Stopwatch: Reducer {
   /// The stopwatch's reducer.
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .task:
-      return .run { [screenshots] send in
-        for await _ in await screenshots.screenshots() {
-          await send(.screenshotTaken)
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .task:
+        return .run { [screenshots] send in
+          for await _ in await screenshots.screenshots() {
+            await send(.screenshotTaken)
+          }
         }
-      }
 
-    case .screenshotTaken:
-      state.laps.append(state.secondsElapsed)
-      return .none
+      case .screenshotTaken:
+        state.laps.append(state.secondsElapsed)
+        return .none
 
-    case .toggleButtonTapped:
-      state.isRunning.toggle()
-      guard state.isRunning else {
-        return .cancel(id: CancelID.timer)
-      }
-      return .run { [clock] send in
-        while true {
-          try await clock.sleep(for: .seconds(1))
-          await send(.timerTicked)
+      case .toggleButtonTapped:
+        state.isRunning.toggle()
+        guard state.isRunning else {
+          return .cancel(id: CancelID.timer)
         }
+        return .run { [clock] send in
+          while true {
+            try await clock.sleep(for: .seconds(1))
+            await send(.timerTicked)
+          }
+        }
+        .cancellable(id: CancelID.timer, cancelInFlight: true)
+
+      case .timerTicked:
+        state.secondsElapsed += 1
+        return .none
+
+      case .resetButtonTapped:
+        state.secondsElapsed = 0
+        state.laps = []
+        return .none
       }
-      .cancellable(id: CancelID.timer, cancelInFlight: true)
-
-    case .timerTicked:
-      state.secondsElapsed += 1
-      return .none
-
-    case .resetButtonTapped:
-      state.secondsElapsed = 0
-      state.laps = []
-      return .none
     }
   }
 }
