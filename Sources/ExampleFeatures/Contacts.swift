@@ -1,5 +1,3 @@
-import CasePaths
-import Dependencies
 import Foundation
 import ReducerCore
 
@@ -50,16 +48,26 @@ public struct Contact: Codable, Equatable, Hashable, Identifiable, Sendable {
 ///
 /// Registered with `reducer-spec` as `Contacts`; its dependencies are `uuid` and `dismiss`
 /// (the architecture's own: a spec does not stub it).
-public struct Contacts: Reducer {
+@Reducer
+public struct Contacts {
+  /// What the list presents: the sheet that adds a contact, or the alert that deletes one.
+  @Reducer
+  public enum Destination {
+    /// The sheet that adds a contact.
+    case addContact(AddContact)
+    /// The alert that confirms a deletion; its buttons send `Contacts.Action.Alert`.
+    case alert(ReducerCore.AlertState<Contacts.Action.Alert>)
+  }
+
   /// The contacts, what is presented over them, and the stack of detail screens.
   @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The contacts, in the order they were added.
-    public var contacts: IdentifiedArrayOf<Contact>
+    public var contacts: IdentifiedArrayOf<Contact> = []
     /// The sheet or alert on show, if any.
-    @Presents public var destination: Destination.State? = nil
+    @Presents public var destination: Destination.State?
     /// The detail screens pushed over the list, bottom first.
-    public var path: StackState<ContactDetail.State>
+    public var path = StackState<ContactDetail.State>()
 
     /// A state; `State()` is the feature's default state: no contacts, nothing presented,
     /// nothing pushed.
@@ -72,19 +80,9 @@ public struct Contacts: Reducer {
       self.destination = destination
       self.path = path
     }
-
-    /// Decodes a state; a missing field takes its default.
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Self()
-      self.contacts = try container.decode(.contacts, default: defaults.contacts)
-      self.destination = try container.decodeIfPresent(Destination.State.self, forKey: .destination)
-      self.path = try container.decode(.path, default: defaults.path)
-    }
   }
 
   /// What the user does on the list, and the actions of what it presents and pushes.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The add button was tapped: presents the sheet with a new, unnamed contact.
     case addButtonTapped
@@ -103,42 +101,12 @@ public struct Contacts: Reducer {
     }
   }
 
-  /// What the list presents: the sheet that adds a contact, or the alert that deletes one.
-  public struct Destination: Reducer {
-    /// The sheet's state, or the alert.
-    @CasePathable
-    public enum State: Codable, Equatable, Sendable {
-      /// The sheet that adds a contact.
-      case addContact(AddContact.State)
-      /// The alert that confirms a deletion.
-      case alert(ReducerCore.AlertState<Contacts.Action.Alert>)
-    }
-
-    /// The sheet's actions, or the alert's.
-    @CasePathable
-    public enum Action: Codable, Equatable, Sendable {
-      /// An action of the sheet.
-      case addContact(AddContact.Action)
-      /// A button of the alert was tapped.
-      case alert(Contacts.Action.Alert)
-    }
-
-    /// The destination's reducer: the sheet's; the alert has none.
-    public init() {}
-
-    public var body: some Reducer<State, Action> {
-      Scope(state: \.addContact, action: \.addContact) {
-        AddContact()
-      }
-    }
-  }
-
   @Dependency(\.uuid) var uuid
 
   /// The list's reducer.
   public init() {}
 
-  public var body: some Reducer<State, Action> {
+  public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .addButtonTapped:
@@ -169,14 +137,15 @@ public struct Contacts: Reducer {
         return .none
       }
     }
-    .ifLet(\.$destination, action: \.destination) {
-      Destination()
-    }
+    .ifLet(\.$destination, action: \.destination)
     .forEach(\.path, action: \.path) {
       ContactDetail()
     }
   }
 }
+
+extension Contacts.Destination.State: Codable, Equatable, Sendable {}
+extension Contacts.Destination.Action: Codable, Equatable, Sendable {}
 
 extension ReducerCore.AlertState where Action == Contacts.Action.Alert {
   /// The list's alert: *Are you sure?*, with a destructive *Delete* button that deletes the
@@ -196,8 +165,10 @@ extension ReducerCore.AlertState where Action == Contacts.Action.Alert {
 ///
 /// Saving tells the parent through the delegate action `saveContact`, then closes the sheet
 /// with the `dismiss` dependency; cancelling only closes it.
-public struct AddContact: Reducer {
+@Reducer
+public struct AddContact {
   /// The contact being added.
+  @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The new contact, named as the user types.
     public var contact: Contact
@@ -209,7 +180,6 @@ public struct AddContact: Reducer {
   }
 
   /// What the user does on the sheet, and what it tells its parent.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The name field changed.
     case setName(String)
@@ -233,25 +203,27 @@ public struct AddContact: Reducer {
   /// The sheet's reducer.
   public init() {}
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .setName(let name):
-      state.contact.name = name
-      return .none
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .setName(let name):
+        state.contact.name = name
+        return .none
 
-    case .saveButtonTapped:
-      return .run { [contact = state.contact, dismiss] send in
-        await send(.delegate(.saveContact(contact)))
-        await dismiss()
+      case .saveButtonTapped:
+        return .run { [contact = state.contact, dismiss] send in
+          await send(.delegate(.saveContact(contact)))
+          await dismiss()
+        }
+
+      case .cancelButtonTapped:
+        return .run { [dismiss] _ in
+          await dismiss()
+        }
+
+      case .delegate:
+        return .none
       }
-
-    case .cancelButtonTapped:
-      return .run { [dismiss] _ in
-        await dismiss()
-      }
-
-    case .delegate:
-      return .none
     }
   }
 }
@@ -261,31 +233,24 @@ public struct AddContact: Reducer {
 /// The screen of one contact, pushed on the list's stack. Its delete button asks for
 /// confirmation with an alert; confirming tells the parent through the delegate action
 /// `confirmDeletion`, then pops the screen with the `dismiss` dependency.
-public struct ContactDetail: Reducer {
+@Reducer
+public struct ContactDetail {
   /// The contact on show, and the alert.
   @ObservableState
   public struct State: Codable, Equatable, Sendable {
     /// The contact on show.
     public var contact: Contact
     /// The alert that confirms the deletion, if on show.
-    @Presents public var alert: ReducerCore.AlertState<Action.Alert>? = nil
+    @Presents public var alert: ReducerCore.AlertState<Action.Alert>?
 
     /// A state.
     public init(contact: Contact, alert: ReducerCore.AlertState<Action.Alert>? = nil) {
       self.contact = contact
       self.alert = alert
     }
-
-    /// Decodes a state; a missing `alert` is `nil`.
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      self.contact = try container.decode(Contact.self, forKey: .contact)
-      self.alert = try container.decodeIfPresent(ReducerCore.AlertState<Action.Alert>.self, forKey: .alert)
-    }
   }
 
   /// What the user does on the screen and its alert, and what it tells its parent.
-  @CasePathable
   public enum Action: Codable, Equatable, Sendable {
     /// The delete button was tapped: presents the alert.
     case deleteButtonTapped
@@ -314,7 +279,7 @@ public struct ContactDetail: Reducer {
   /// The screen's reducer.
   public init() {}
 
-  public var body: some Reducer<State, Action> {
+  public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .deleteButtonTapped:
