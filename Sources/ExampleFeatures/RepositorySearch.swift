@@ -94,17 +94,6 @@ public struct RepositorySearch {
       self.repositories = repositories
       self.alert = alert
     }
-
-    /// Decodes a state; a missing field takes its default, and a missing `alert` is `nil`.
-    public init(from decoder: any Decoder) throws {
-      // By hand: the decoding that `@ObservableState` generates reads `alert` as an
-      // `Optional<AlertState>`, which `reducer-spec features` describes as `AlertState??`.
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      self.searchText = try container.decode(.searchText, default: "")
-      self.isLoading = try container.decode(.isLoading, default: false)
-      self.repositories = try container.decode(.repositories, default: [])
-      self.alert = try container.decodeIfPresent(AlertState.self, forKey: .alert)
-    }
   }
 
   /// What the user does, and the answers of the search.

@@ -102,18 +102,6 @@ public struct Login {
       self.isLoginRequestInFlight = isLoginRequestInFlight
       self.alert = alert
     }
-
-    /// Decodes a state; a missing field takes its default, and a missing `alert` is `nil`.
-    public init(from decoder: any Decoder) throws {
-      // By hand: the decoding that `@ObservableState` generates reads `alert` as an
-      // `Optional<String>`, which `reducer-spec features` describes as `String??`.
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      self.email = try container.decode(.email, default: "")
-      self.password = try container.decode(.password, default: "")
-      self.isFormValid = try container.decode(.isFormValid, default: false)
-      self.isLoginRequestInFlight = try container.decode(.isLoginRequestInFlight, default: false)
-      self.alert = try container.decodeIfPresent(String.self, forKey: .alert)
-    }
   }
 
   /// What the user does, and the answer of the login request.

@@ -102,18 +102,6 @@ public struct WeatherSearch {
       self.locationWeather = locationWeather
       self.locationWeatherRequestInFlight = locationWeatherRequestInFlight
     }
-
-    /// Decodes a state; a missing field takes its default, and a missing optional is `nil`.
-    public init(from decoder: any Decoder) throws {
-      // By hand: the decoding that `@ObservableState` generates reads an optional as an
-      // `Optional<T>`, which `reducer-spec features` describes as `T??`.
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      self.searchQuery = try container.decode(.searchQuery, default: "")
-      self.locations = try container.decode(.locations, default: [])
-      self.locationWeather = try container.decodeIfPresent(LocationWeather.self, forKey: .locationWeather)
-      self.locationWeatherRequestInFlight = try container.decodeIfPresent(
-        Location.self, forKey: .locationWeatherRequestInFlight)
-    }
   }
 
   /// What the user does, and the answers of the weather service.

@@ -25,10 +25,11 @@ extension KeyedDecodingContainer {
   /// runner's YAML decoder does) still rejects unknown ones.
   @_disfavoredOverload
   public func decode<Value: Decodable>(_ key: Key, into value: inout Value) throws {
-    if let decoded = try decodeIfPresent(Value.self, forKey: key) {
+    if let optional = Value.self as? any _DecodableOptional.Type {
+      let decoded = try optional._decodeWrappedIfPresent(from: self, forKey: key) as! Value
+      if contains(key) { value = decoded }
+    } else if let decoded = try decodeIfPresent(Value.self, forKey: key) {
       value = decoded
-    } else if let optional = Value.self as? any _OptionalNone.Type, contains(key) {
-      value = optional._none as! Value
     }
   }
 
@@ -52,11 +53,11 @@ extension KeyedDecodingContainer {
   public func decode<Value: Decodable>(
     _ key: Key, default defaultValue: @autoclosure () throws -> Value
   ) throws -> Value {
-    if let value = try decodeIfPresent(Value.self, forKey: key) { return value }
-    if let optional = Value.self as? any _OptionalNone.Type, contains(key) {
-      return optional._none as! Value
+    if let optional = Value.self as? any _DecodableOptional.Type {
+      let decoded = try optional._decodeWrappedIfPresent(from: self, forKey: key) as! Value
+      return contains(key) ? decoded : try defaultValue()
     }
-    return try defaultValue()
+    return try decodeIfPresent(Value.self, forKey: key) ?? defaultValue()
   }
 
   /// The value for `key`, of the type of the property it is assigned to.
@@ -75,11 +76,16 @@ extension KeyedDecodingContainer {
   }
 }
 
-/// `nil` of an optional type known only as a generic parameter.
-protocol _OptionalNone {
-  static var _none: Self { get }
+/// An optional known only as a generic parameter, read as Swift's synthesized decoding reads an
+/// optional property: `decodeIfPresent` of its wrapped type. (Reading `Optional<Wrapped>` itself
+/// would tell a decoder that inspects the types it is asked for, as the spec tools' shape probe
+/// does, of an optional of an optional.)
+protocol _DecodableOptional {
+  static func _decodeWrappedIfPresent<Key>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Self
 }
 
-extension Optional: _OptionalNone {
-  static var _none: Self { nil }
+extension Optional: _DecodableOptional where Wrapped: Decodable {
+  static func _decodeWrappedIfPresent<Key>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Self {
+    try container.decodeIfPresent(Wrapped.self, forKey: key)
+  }
 }

@@ -369,6 +369,20 @@ struct Unlisted: Equatable {
     #expect(try decoder.decode(Outline.State.self, from: recursive) == Outline.State(child: Outline.State(depth: 1)))
   }
 
+  /// A model whose optional has an initial value other than `nil`.
+  @CodableDefaults
+  struct Reminder: Codable, Equatable {
+    var title = "Call"
+    var note: String? = "after lunch"
+  }
+
+  @Test func anOptionalWithAnInitialValueKeepsItWhenMissingAndIsNilWhenNull() throws {
+    let decoder = JSONDecoder()
+    #expect(try decoder.decode(Reminder.self, from: Data("{}".utf8)) == Reminder())
+    #expect(try decoder.decode(Reminder.self, from: Data(#"{"note":null}"#.utf8)) == Reminder(note: nil))
+    #expect(try decoder.decode(Reminder.self, from: Data(#"{"note":"now"}"#.utf8)) == Reminder(note: "now"))
+  }
+
   @Test func theYAMLDecoderStillRejectsUnknownKeys() throws {
     let decoded = try YAMLDecoder().decode(ShoppingItem.State.self, from: "id: 0\nquantity: 3")
     #expect(decoded == ShoppingItem.State(id: UUID(0), quantity: 3))
