@@ -724,8 +724,10 @@ struct TapeBuilder {
         let contextMark = mark(parser.context_mark)
         message += " \(context) that starts at \(contextMark)"
       }
-      // At the end of a file without a final line break, the end of its last line (`mark`).
-      let problemMark = mark(parser.problem_mark)
+      // At the end of a file without a final line break, the end of its last line (`mark`);
+      // with one, the end of its last line that has text (`endOfText`).
+      var problemMark = mark(parser.problem_mark)
+      if problemMark.offset >= source.bytes.count { problemMark = endOfText() }
       if parser.context.map({ String(cString: $0) }) == "while parsing a flow mapping",
         let key = Self.plainKeyWithBracket(source.line(problemMark.line), column: problemMark.column)
       {
@@ -755,6 +757,26 @@ struct TapeBuilder {
     }
     guard end < characters.count else { return nil }
     return String(String.UnicodeScalarView(characters[start..<end]))
+  }
+
+  /// Where the file's text ends: the column after the last character that is not a space,
+  /// a tab or a line break, on its line (1:1 for a file of nothing else). An error that
+  /// libyaml places at the end of the stream is shown there, on a line the user can see,
+  /// not on the empty line after the last line break.
+  func endOfText() -> Mark {
+    let bytes = source.bytes
+    var end = bytes.count
+    while end > 0 {
+      let lineBreak = Self.lineBreak(endingAt: end, in: bytes)
+      if lineBreak > 0 {
+        end -= lineBreak
+      } else if bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 {
+        end -= 1
+      } else {
+        break
+      }
+    }
+    return position(ofByte: end)
   }
 
   func position(ofByte offset: Int) -> Mark {

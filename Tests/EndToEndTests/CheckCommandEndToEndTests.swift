@@ -102,7 +102,9 @@ import Testing
     #expect(
       run.stdout == """
         Tests/Fixtures/invalid/malformed.yaml
-          ✗ Tests/Fixtures/invalid/malformed.yaml:6:1: error: did not find expected ',' or ']' while parsing a flow sequence that starts at 5:15
+          ✗ Tests/Fixtures/invalid/malformed.yaml:5:25: error: did not find expected ',' or ']' while parsing a flow sequence that starts at 5:15
+                  - send: [increment
+                                    ^
 
         Tests/Fixtures/invalid/unknown-key.yaml
           ✗ Tests/Fixtures/invalid/unknown-key.yaml:6:9: error: unknown key `stat` in a step; did you mean `state`?
@@ -129,7 +131,7 @@ import Testing
     #expect(lines.first == #"{"event":"runStarted","files":2,"jobs":1}"#)
     #expect(
       lines[1]
-        == #"{"column":1,"event":"fileFailed","file":"Tests/Fixtures/invalid/malformed.yaml","line":6,"message":"did not find expected ',' or ']' while parsing a flow sequence that starts at 5:15"}"#
+        == #"{"column":25,"event":"fileFailed","file":"Tests/Fixtures/invalid/malformed.yaml","line":5,"message":"did not find expected ',' or ']' while parsing a flow sequence that starts at 5:15","sourceLine":"      - send: [increment"}"#
     )
     #expect(
       lines.contains(

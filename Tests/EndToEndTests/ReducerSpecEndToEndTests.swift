@@ -142,7 +142,9 @@ import Testing
                       ^
 
         Tests/Fixtures/invalid/malformed.yaml
-          ✗ Tests/Fixtures/invalid/malformed.yaml:6:1: error: did not find expected ',' or ']' while parsing a flow sequence that starts at 5:15
+          ✗ Tests/Fixtures/invalid/malformed.yaml:5:25: error: did not find expected ',' or ']' while parsing a flow sequence that starts at 5:15
+                  - send: [increment
+                                    ^
 
         Tests/Fixtures/invalid/missing-feature.yaml
           ✗ Tests/Fixtures/invalid/missing-feature.yaml:1:1: error: missing key `feature`: name the registered feature this file describes

@@ -73,7 +73,8 @@ import Testing
     #expect(try YAMLParser.parse("---\n").start == Mark(line: 2, column: 1))
     // After a last line break of any kind (found by the `yaml` target: `{<` and LS).
     let cases = [
-      ("a: { b: 1", 1, 10), ("x: 1\na: [1, 2", 2, 9), ("x: 1\na: [1, 2\n", 3, 1), ("{<\u{2028}", 2, 1),
+      ("a: { b: 1", 1, 10), ("x: 1\na: [1, 2", 2, 9), ("x: 1\na: [1, 2\n", 2, 9), ("{<\u{2028}", 1, 3),
+      ("x: 1\na: [1, 2\r\n\n  \n", 2, 9),
       ("{a\u{85}bcd", 2, 4), ("z ennd:\n:<<: 1 })a\n\u{85}rint", 4, 5),
     ]
     for (text, line, column) in cases {
@@ -81,6 +82,19 @@ import Testing
       #expect(error.location?.line == line, "\(text)")
       #expect(error.location?.column == column, "\(text)")
     }
+  }
+
+  /// An error at the end of a file that ends with a line break is on its last line of text,
+  /// after its end, and shows that line: not on the empty line after the break.
+  @Test func anErrorAfterTheLastLineBreakShowsTheLastLine() throws {
+    let text = "feature: Counter\nscenarios: [\n  { name: one }\n"
+    let error = try #require(throws: YAMLError.self) { try YAMLParser.parse(text, path: "specs/counter.yaml") }
+    #expect(
+      error.rendered == """
+        specs/counter.yaml:3:16: error: did not find expected ',' or ']' while parsing a flow sequence that starts at 2:12
+          { name: one }
+                       ^
+        """)
   }
 
   /// Lines end where libyaml's do, so that a location's line is the line shown: at `\n`,
@@ -216,10 +230,10 @@ import Testing
         == "spec.yaml:3:3: error: did not find expected '-' indicator while parsing a block collection that starts at 2:3")
     #expect(
       parseError("a: [1, 2\n")
-        == "spec.yaml:2:1: error: did not find expected ',' or ']' while parsing a flow sequence that starts at 1:4")
+        == "spec.yaml:1:9: error: did not find expected ',' or ']' while parsing a flow sequence that starts at 1:4")
     #expect(
       parseError("a: \"open\n")
-        == "spec.yaml:2:1: error: found unexpected end of stream while scanning a quoted scalar that starts at 1:4")
+        == "spec.yaml:1:9: error: found unexpected end of stream while scanning a quoted scalar that starts at 1:4")
     #expect(
       parseError("a:\tb\n\tc: d\n")
         == "spec.yaml:2:1: error: found a tab character that violates indentation while scanning a plain scalar that starts at 1:4")
