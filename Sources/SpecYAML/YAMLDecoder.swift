@@ -38,6 +38,25 @@ public struct YAMLDecoder: Sendable {
   /// `CaseIterable` enums and enums with a synthesized `Codable` conformance are listed
   /// without it.
   public var caseNames: (@Sendable (Any.Type) -> [String]?)?
+  /// The keys a type takes that its coding keys do not list (the bindable fields of a
+  /// binding action), for the message of a key that its `init(from:)` rejects as not found.
+  public var keyNames: (@Sendable (Any.Type) -> KeyNames?)?
+
+  /// The keys a type takes, and what messages call them.
+  public struct KeyNames: Sendable {
+    /// What one key is, in a message: `bindable field`.
+    public var noun: String
+    /// Whose keys they are, in a message: `Todo.State`.
+    public var owner: String
+    /// The keys, in order.
+    public var names: [String]
+
+    public init(noun: String, owner: String, names: [String]) {
+      self.noun = noun
+      self.owner = owner
+      self.names = names
+    }
+  }
   /// The limits of the parser, for the methods that parse.
   public var limits: YAMLParser.Limits = .default
   /// How messages name the value being decoded (`` `generateRandom` ``); the type's name
@@ -706,10 +725,41 @@ final class DecoderImpl: Decoder {
     case .dataCorrupted(let context):
       if let names = caseNames(of: T.self), tape.kind(node) == .scalar {
         let value = tape.string(node)
-        return tape.error("unknown value `\(value)` for \(path)" + Suggestion.hint(for: value, in: names), at: node)
+        return tape.error(
+          "unknown value `\(value)` for \(path)" + Suggestion.hint(for: value, in: names) + "; the values of \(typeName(T.self)) are "
+            + names.map { "`\($0)`" }.joined(separator: ", "),
+          at: node)
+      }
+      if T.self is any RawRepresentable.Type, tape.kind(node) == .scalar,
+        context.debugDescription.hasPrefix("Cannot initialize ")
+      {
+        // The standard library's raw-value enum that is not `CaseIterable`: its raw values
+        // are listed when its cases can be read from memory.
+        let value = tape.string(node)
+        var message = "unknown value `\(value)` for \(path)"
+        if let values = rawValues(of: T.self) {
+          message +=
+            Suggestion.hint(for: value, in: values) + "; the values of \(typeName(T.self)) are "
+            + values.map { "`\($0)`" }.joined(separator: ", ")
+        } else {
+          message += ": it is not one of the raw values of \(typeName(T.self))"
+        }
+        return tape.error(message, at: node)
       }
       return tape.error("cannot decode \(path): \(context.debugDescription)", at: node)
     case .keyNotFound(let key, _):
+      if tape.kind(node) == .mapping, let written = tape.keys(node).first(where: { tape.string($0) == key.stringValue }) {
+        // The key is written: the type's `init(from:)` did not take it (a binding action of
+        // a field that is not bindable), so it is unknown, not missing.
+        let name = key.stringValue
+        guard let known = options.keyNames?(T.self) else {
+          return tape.error("unknown key `\(name)` in \(path)", at: written)
+        }
+        return tape.error(
+          "unknown \(known.noun) `\(name)` for \(path)" + Suggestion.hint(for: name, in: known.names) + "; the \(known.noun)s of \(known.owner) are "
+            + known.names.map { "`\($0)`" }.joined(separator: ", "),
+          at: written)
+      }
       return tape.error("missing key `\(key.stringValue)` in \(path)", at: node)
     case .valueNotFound(let type, _):
       return tape.error("expected \(typeName(type)) for \(path), found null", at: node)
@@ -719,6 +769,14 @@ final class DecoderImpl: Decoder {
     @unknown default:
       return tape.error("cannot decode \(path): \(error)", at: node)
     }
+  }
+
+  /// The raw values of a raw-value enum, read from memory (``payloadFreeEnumCases(of:)``),
+  /// or `nil` when its cases cannot be read so.
+  func rawValues<T>(of type: T.Type) -> [String]? {
+    guard let cases = payloadFreeEnumCases(of: T.self) else { return nil }
+    let values = cases.compactMap { ($0 as? any RawRepresentable).map { "\($0.rawValue)" } }
+    return values.count == cases.count ? values : nil
   }
 
   func caseNames(of type: Any.Type) -> [String]? {

@@ -232,13 +232,38 @@ struct Even: Decodable {
         == "spec.yaml:1:3: error: unknown case `setCont` for Counter.Action; did you mean `setCount`?")
     #expect(
       decodeError(Search.Action.self, "{ alert: retyr }")
-        == "spec.yaml:1:10: error: unknown value `retyr` for Search.Action.alert; did you mean `retry`?")
+        == "spec.yaml:1:10: error: unknown value `retyr` for Search.Action.alert; did you mean `retry`?; the values of Search.Action.Alert are `retry`, `dismiss`")
     // No case is close enough: no hint.
     #expect(decodeError(Search.Action.self, "frobnicate") == "spec.yaml:1:1: error: unknown case `frobnicate` for Search.Action")
     // Synthesized `Codable` enums list their cases through their coding keys.
     #expect(
       decodeError(TicTacToe.Action.self, "{ login: { emailChangd: x } }")
         == "spec.yaml:1:12: error: unknown case `emailChangd` for TicTacToe.Action.login; did you mean `emailChanged`?")
+  }
+
+  /// A raw-value enum that is not `CaseIterable`: the standard library's "Cannot initialize"
+  /// becomes this project's message, located, with the values read from the enum's cases.
+  @Test func unknownRawValuesOfAnEnumThatIsNotCaseIterable() {
+    #expect(
+      decodeError(Banner.self, "{ level: warnin }")
+        == "spec.yaml:1:10: error: unknown value `warnin` for Banner.level; did you mean `warning`?; the values of Level are `info`, `warning`, `error`")
+    #expect(
+      decodeError(Banner.self, "{ level: loud }")
+        == "spec.yaml:1:10: error: unknown value `loud` for Banner.level; the values of Level are `info`, `warning`, `error`")
+  }
+
+  /// A key that the mapping has but that the type's `init(from:)` reports as not found (a
+  /// binding action's field that is not bindable) is unknown, not missing.
+  @Test func aKeyThatIsWrittenButRejectedIsUnknown() throws {
+    #expect(decodeError(OneField.self, "{ nme: x }") == "spec.yaml:1:3: error: unknown key `nme` in OneField")
+    var decoder = YAMLDecoder()
+    decoder.keyNames = { _ in .init(noun: "bindable field", owner: "Form.State", names: ["name", "isOn"]) }
+    let error = try #require(throws: YAMLError.self) {
+      try decoder.decode(OneField.self, from: YAMLParser.parse("{ nme: x }", path: "spec.yaml"))
+    }
+    #expect(
+      error.description
+        == "spec.yaml:1:3: error: unknown bindable field `nme` for OneField; did you mean `name`?; the bindable fields of Form.State are `name`, `isOn`")
   }
 
   @Test func caseNamesCanComeFromTheDecodersOptions() throws {
@@ -347,5 +372,33 @@ struct Even: Decodable {
     #expect(CodingKeyProbe.keys(of: Custom.self) == nil)
     #expect(CodingKeyProbe.keys(of: Int.self) == nil)
     #expect(CodingKeyProbe.keys(of: [String].self) == nil)
+  }
+}
+
+/// A raw-value enum that is not `CaseIterable`.
+private enum Level: String, Codable, Equatable {
+  case info, warning, error
+}
+
+private struct Banner: Codable, Equatable {
+  var level: Level
+}
+
+/// Takes one key of any name, and reports any other as not found, as a binding action does.
+private struct OneField: Decodable {
+  private struct Key: CodingKey {
+    var stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Key.self)
+    let key = container.allKeys.first ?? Key(stringValue: "")
+    guard key.stringValue == "name" else {
+      throw DecodingError.keyNotFound(key, .init(codingPath: decoder.codingPath, debugDescription: "not a field"))
+    }
+    _ = try container.decode(String.self, forKey: key)
   }
 }
