@@ -176,7 +176,7 @@ import Testing
           ✗ Tests/Fixtures/invalid/unknown-case.yaml:5:15: error: unknown case `incremnt` for Tally.Action; did you mean `increment`?
                   - send: incremnt
                           ^
-          ✗ Tests/Fixtures/invalid/unknown-case.yaml:6:18: error: unknown case `respnse` for Tally.Action in the case path `.respnse`; did you mean `response`?
+          ✗ Tests/Fixtures/invalid/unknown-case.yaml:6:18: error: unknown case `respnse` for Tally.Action in the case path `.respnse`; did you mean `response`?; the cases of Tally.Action are `increment`, `decrement`, `setCount`, `roll`, `search`, `response`, `logged`
                   - receive: .respnse
                              ^
 

@@ -1,3 +1,5 @@
+import Foundation
+import SpecFixtures
 import TestSupport
 import Testing
 @testable import SpecRunner
@@ -254,7 +256,7 @@ import Testing
         "spec.yaml:11:11: error: duplicate scenario name `one` (first at 3:11); scenario names are unique in a file",
         "spec.yaml:12:21: error: unknown dependency `serchClient.search` for Tally; did you mean `searchClient.search`?; it stubs `numbers`, `searchClient.search`, `searchClient.log`, `uuid`, `date`, `random`, `locale`, `timeZone`, `calendar`, `clock`",
         "spec.yaml:12:67: error: expected Int for `numbers`, found the string \"many\"",
-        "spec.yaml:14:18: error: unknown case `respons` for Tally.Action in the case path `.respons`; did you mean `response`?",
+        "spec.yaml:14:18: error: unknown case `respons` for Tally.Action in the case path `.respons`; did you mean `response`?; the cases of Tally.Action are `increment`, `decrement`, `setCount`, `roll`, `search`, `response`, `logged`",
         "spec.yaml:16:9: error: `timeout` goes with `receive` or `finish`, not with `send`",
       ])
   }
@@ -284,6 +286,127 @@ import Testing
     #expect(
       errors(run.loaded) == [
         "spec.yaml:8:25: error: the placeholder `<cont>` is not defined by the example row (every row of `examples` gives a value for each placeholder)"
+      ])
+  }
+
+  /// Each segment of a `receive:` case path names a case of the enum that the case before
+  /// it holds: a misspelt segment is an error when the file is read, at the segment, with
+  /// the cases it could be.
+  @Test func aMisspeltSegmentOfACasePathIsAnErrorAtTheSegment() async throws {
+    let run = try await runSpec("""
+      feature: Tally
+      scenarios:
+        - name: one
+          steps:
+            - send: { search: x }
+            - receive: .response.sucess
+            - receive: .logged.again
+            - receive: .response.success
+      """)
+    #expect(run.results.isEmpty)
+    #expect(
+      errors(run.loaded) == [
+        "spec.yaml:6:28: error: unknown case `sucess` for TaskResult<Array<String>> in the case path `.response.sucess`; did you mean `success`?; the cases of TaskResult<Array<String>> are `success`, `failure`",
+        "spec.yaml:7:26: error: the case `logged` of Tally.Action has no value, so the case path `.logged.again` cannot go on past it: end it at `.logged`",
+      ])
+  }
+
+  /// A binding action of a field that is not bindable names the field and the bindable
+  /// fields, in a `send:` and in a `receive:` case path.
+  @Test func aMisspeltBindableFieldIsNamedWithTheBindableFields() async throws {
+    let run = try await runSpec(
+      """
+      feature: Roster
+      scenarios:
+        - name: one
+          dependencies: { uuid: incrementing }
+          steps:
+            - send: addButtonTapped
+            - send: { members: { element: { id: 0, action: { binding: { isFavorit: true } } } } }
+            - receive: .members.element
+            - receive: .destination.presented.addMember.delegate.saveMembr
+      """, features: [rosterFeature])
+    #expect(
+      errors(run.loaded) == [
+        "spec.yaml:7:67: error: unknown bindable field `isFavorit` for Roster.Action.members.element.action.binding; did you mean `isFavorite`?; the bindable fields of RosterMember.State are `name`, `isFavorite`",
+        "spec.yaml:9:60: error: unknown case `saveMembr` for AddMember.Action.Delegate in the case path `.destination.presented.addMember.delegate.saveMembr`; did you mean `saveMember`?; the cases of AddMember.Action.Delegate are `saveMember`",
+      ])
+    let member = Feature("Member", initialState: RosterMember.State(id: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, name: "Blob")) { RosterMember() }
+    let path = try await runSpec(
+      """
+      feature: Member
+      scenarios:
+        - name: one
+          steps:
+            - send: { binding: { isFavorite: true } }
+            - receive: .binding.isFavorit
+      """, features: [member])
+    #expect(
+      errors(path.loaded) == [
+        "spec.yaml:6:27: error: unknown bindable field `isFavorit` in the case path `.binding.isFavorit`; did you mean `isFavorite`?; the bindable fields of RosterMember.State are `name`, `isFavorite`"
+      ])
+  }
+
+  /// With `exhaustivity: { off: { showSkippedAssertions: true } }`, a `state:` path that the
+  /// state after the step has but the state before it had not (a field of a destination
+  /// that the step presents) passes, as TCA's non-exhaustive assertion does, and what it
+  /// could not check against the state before is a note; exhaustively, it is an error.
+  @Test func aPathIntoAPresentedDestinationPassesNonExhaustively() async throws {
+    func spec(_ exhaustivity: String) -> String {
+      """
+      feature: Roster
+      scenarios:
+        - name: one
+          exhaustivity: \(exhaustivity)
+          steps:
+            - send: clearButtonTapped
+              state: { destination.alert.title: Remove everyone? }
+      """
+    }
+    let off = try await runSpec(spec("{ off: { showSkippedAssertions: true } }"), features: [rosterFeature])
+    #expect(off.loaded.errors.isEmpty)
+    #expect(off.results.map(\.outcome) == [.passed])
+    #expect(failures(off.results[0], in: off.file) == [])
+    let notes = (off.results[0].notes ?? []).map {
+      "\($0.location)".replacingOccurrences(of: off.file, with: "spec.yaml") + ": " + $0.message
+    }
+    #expect(
+      notes == [
+        """
+        spec.yaml:6:9: A state change does not match expectation.
+
+            \u{2007} Roster.State(
+            \u{2007}   members: [],
+            −   _destination: nil,
+            +   _destination: .alert(
+            +     AlertState(
+            +       title: "Remove everyone?",
+            +       message: nil,
+            +       buttons: [
+            +         [0]: ButtonState(
+            +           label: "Remove",
+            +           role: .destructive,
+            +           action: .confirmClear
+            +         ),
+            +         [1]: ButtonState(
+            +           label: "Cancel",
+            +           role: .cancel,
+            +           action: nil
+            +         )
+            +       ]
+            +     )
+            +   ),
+            \u{2007}   path: [:]
+            \u{2007} )
+
+        (Expected: −, Actual: +)
+        """
+      ])
+    let on = try await runSpec(spec("on"), features: [rosterFeature])
+    #expect(on.results.map(\.outcome) == [.failed])
+    #expect(
+      failures(on.results[0], in: on.file) == [
+        "spec.yaml:7:30: cannot set `destination.alert.title`: `destination` is nil, so it has no field `alert`"
       ])
   }
 }

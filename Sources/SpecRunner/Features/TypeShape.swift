@@ -346,10 +346,25 @@ extension StackState: StackStateShape where Element: Decodable {
 
 private protocol BindingActionShape {
   static var fieldNames: [String] { get }
+  static var rootName: String { get }
 }
 
 extension BindingAction: BindingActionShape where Root: BindableStateFields {
   static var fieldNames: [String] { Root.bindableFields.map(\.name) }
+  static var rootName: String { typeName(Root.self) }
+}
+
+extension YAMLDecoder {
+  /// The decoder of a spec's values: a field of a binding action that is not bindable is
+  /// named with the bindable fields (``YAMLDecoder/keyNames``).
+  package static var spec: YAMLDecoder {
+    var decoder = YAMLDecoder()
+    decoder.keyNames = { type in
+      guard let binding = type as? any BindingActionShape.Type else { return nil }
+      return KeyNames(noun: "bindable field", owner: binding.rootName, names: binding.fieldNames)
+    }
+    return decoder
+  }
 }
 
 private protocol RoleShape {

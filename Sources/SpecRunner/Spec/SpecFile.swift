@@ -124,6 +124,14 @@ package struct SpecValue: Sendable {
   func error(_ message: String) -> YAMLError {
     file.tape.error(message, at: root)
   }
+
+  /// An error at a character of the value's text: `characters` after its start, on its
+  /// first line (a plain scalar, such as a case path, is written on one line).
+  func error(_ message: String, characters: Int) -> YAMLError {
+    let start = file.tape.mark(root)
+    let mark = Mark(line: start.line, column: start.column + characters, offset: start.offset + characters)
+    return YAMLError(message, source: file.tape.source(root), mark: mark)
+  }
 }
 
 /// What a step does.
