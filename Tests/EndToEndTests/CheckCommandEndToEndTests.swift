@@ -87,8 +87,8 @@ import Testing
     #expect(
       none.stderr == """
         Error: --jobs must be at least 1; got 0
-        Usage: reducer-spec check [<options>] [<path> ...]
-          See 'reducer-spec check --help' for more information.
+        Usage: reducer-spec-fixtures check [<options>] [<path> ...]
+          See 'reducer-spec-fixtures check --help' for more information.
 
         """)
   }
@@ -165,8 +165,8 @@ import Testing
     #expect(
       missing.stderr == """
         Error: no such file or directory: 'nope'
-        Usage: reducer-spec check [<options>] [<path> ...]
-          See 'reducer-spec check --help' for more information.
+        Usage: reducer-spec-fixtures check [<options>] [<path> ...]
+          See 'reducer-spec-fixtures check --help' for more information.
 
         """)
     let format = try await Self.check(["--format", "xml"])

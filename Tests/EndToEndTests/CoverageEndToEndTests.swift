@@ -240,7 +240,7 @@ import TestSupport
     for option in [["--code-source", "Sources"], ["--code-profiles", "profiles"]] {
       let usage = try await Self.run(option + ["Tests/Fixtures/coverage"])
       #expect(usage.status == 64)
-      #expect(usage.stderr.hasPrefix("Error: \(option[0]) needs --code\nUsage: reducer-spec coverage [<options>]"))
+      #expect(usage.stderr.hasPrefix("Error: \(option[0]) needs --code\nUsage: reducer-spec-fixtures coverage [<options>]"))
     }
   }
 
@@ -258,7 +258,7 @@ import TestSupport
     #expect(run.status == 1)
     #expect(run.stdout.hasSuffix("""
 
-      Not counted: 1 file with errors (`reducer-spec check` lists them):
+      Not counted: 1 file with errors (`reducer-spec-fixtures check` lists them):
         Tests/Fixtures/checklist/invalid/flow-key.yaml
 
       """))

@@ -267,8 +267,8 @@ import Testing
     let output = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: output) }
     let usage = """
-      Usage: reducer-spec doc [<paths> ...] --output <directory> [--results <file>]
-        See 'reducer-spec doc --help' for more information.
+      Usage: reducer-spec-fixtures doc [<paths> ...] --output <directory> [--results <file>]
+        See 'reducer-spec-fixtures doc --help' for more information.
 
       """
     func expectUsageError(_ arguments: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation)

@@ -37,6 +37,39 @@ import Testing
         """)
   }
 
+  /// A team's own executable (`shopping-list-specs`) is named as it was invoked, in its
+  /// usage, its help and its hints, not as `reducer-spec`.
+  @Test func messagesNameTheExecutableAsItWasInvoked() async throws {
+    let directory = URL(fileURLWithPath: Self.temporaryPath("own-executable"))
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let executable = directory.appendingPathComponent("shopping-list-specs")
+    try FileManager.default.createSymbolicLink(at: executable, withDestinationURL: Self.examples)
+
+    let features = try await Self.run(["features"], executable: executable)
+    #expect(features.stdout.hasSuffix("\nDescribe one with `shopping-list-specs features NAME`.\n"))
+
+    let usage = try await Self.run(["check", "--frobnicate"], executable: executable)
+    #expect(usage.status == 64)
+    #expect(
+      usage.stderr == """
+        Error: Unknown option '--frobnicate'
+        Usage: shopping-list-specs check [<options>] [<path> ...]
+          See 'shopping-list-specs check --help' for more information.
+
+        """)
+
+    let help = try await Self.run(["--help"], executable: executable)
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("USAGE: shopping-list-specs [<subcommand>] [<options>] [<path> ...]\n"))
+    #expect(
+      help.stdout.replacingOccurrences(of: "\n", with: " ").contains(
+        "Without a subcommand, shopping-list-specs runs the specs: `shopping-list-specs specs/` is `shopping-list-specs run specs/`."
+      ))
+    #expect(help.stdout.contains("See 'shopping-list-specs help <subcommand>' for detailed help."))
+    #expect(!help.stdout.contains("reducer-spec"))
+  }
+
   @Test func featuresDescribesOneFeature() async throws {
     let run = try await Self.run(["features", "RepositorySearch"])
     #expect(run.status == 0)

@@ -267,7 +267,7 @@ import Testing
     #expect(run.status == 0)
     #expect(
       run.stdout.contains(
-        "USAGE: reducer-spec record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]\n"))
+        "USAGE: reducer-spec-fixtures record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]\n"))
     #expect(
       run.stdout.contains("""
           --timeout <duration>    How long one scenario may take before its worker is
@@ -283,8 +283,8 @@ import Testing
     #expect(
       run.stderr == """
         Error: no such file or directory: 'nope.yaml'
-        Usage: reducer-spec record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]
-          See 'reducer-spec record --help' for more information.
+        Usage: reducer-spec-fixtures record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]
+          See 'reducer-spec-fixtures record --help' for more information.
 
         """)
 
@@ -294,8 +294,8 @@ import Testing
       #expect(
         bad.stderr == """
           Error: --timeout expects a duration longer than zero, like 300ms, 1.5s, 2m or 10 (seconds); got '\(timeout)'
-          Usage: reducer-spec record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]
-            See 'reducer-spec record --help' for more information.
+          Usage: reducer-spec-fixtures record [<path> ...] [--filter <text>] [--timeout <duration>] [--color <mode>]
+            See 'reducer-spec-fixtures record --help' for more information.
 
           """)
       #expect(bad.stdout == "")

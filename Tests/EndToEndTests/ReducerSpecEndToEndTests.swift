@@ -221,7 +221,7 @@ import Testing
     let run = try await Self.run(["--junit", blocker + "/run.xml", "Tests/Fixtures/specs/passing.yaml"])
     #expect(run.status == 1)
     #expect(run.stdout.hasSuffix("4 passed, 0 failed, 1 skipped\n"))
-    #expect(run.stderr == "reducer-spec: error: cannot write the JUnit report to \(blocker)/run.xml: \(blocker) is not a directory\n")
+    #expect(run.stderr == "reducer-spec-fixtures: error: cannot write the JUnit report to \(blocker)/run.xml: \(blocker) is not a directory\n")
   }
 
   /// A directory where no file can be made, even by root: sysfs refuses new files.
@@ -230,7 +230,7 @@ import Testing
     let run = try await Self.run(["--junit", "/sys/report.xml", "Tests/Fixtures/specs/passing.yaml"])
     #expect(run.status == 1)
     #expect(run.stdout.hasSuffix("4 passed, 0 failed, 1 skipped\n"))
-    #expect(run.stderr == "reducer-spec: error: cannot write the JUnit report to /sys/report.xml: cannot make a file in /sys: permission denied\n")
+    #expect(run.stderr == "reducer-spec-fixtures: error: cannot write the JUnit report to /sys/report.xml: cannot make a file in /sys: permission denied\n")
   }
 
   /// A disk that stops taking bytes part way, as a full one does: the command runs under a
@@ -254,8 +254,8 @@ import Testing
     #expect(run.stdout.hasSuffix("5 passed, 3 failed, 1 skipped\n"))
     #expect(
       run.stderr == """
-        reducer-spec: error: cannot write the JUnit report to reports/run.xml: cannot write it: file too large
-        reducer-spec: warning: could not write the record of this run to .reducer-spec/last-run.json: cannot write it: file too large
+        reducer-spec-fixtures: error: cannot write the JUnit report to reports/run.xml: cannot write it: file too large
+        reducer-spec-fixtures: warning: could not write the record of this run to .reducer-spec/last-run.json: cannot write it: file too large
 
         """)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("reports").path) == [])

@@ -71,7 +71,7 @@ import Testing
     let none = try await Self.run(["--rerun-failed"], in: root)
     #expect(none.status == 0)
     #expect(none.stdout == "")
-    #expect(none.stderr == "reducer-spec: no record of a last run in .reducer-spec/last-run.json: nothing to rerun\n")
+    #expect(none.stderr == "reducer-spec-fixtures: no record of a last run in .reducer-spec/last-run.json: nothing to rerun\n")
     #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(".reducer-spec").path))
 
     let first = try await Self.run([], in: root)
@@ -129,7 +129,7 @@ import Testing
     let nothing = try await Self.run(["--rerun-failed"], in: root)
     #expect(nothing.status == 0)
     #expect(nothing.stdout == "")
-    #expect(nothing.stderr == "reducer-spec: nothing failed in the last run (.reducer-spec/last-run.json): nothing to rerun\n")
+    #expect(nothing.stderr == "reducer-spec-fixtures: nothing failed in the last run (.reducer-spec/last-run.json): nothing to rerun\n")
   }
 
   @Test func aFileThatCouldNotRunRunsAgainAndAStoppedRunRecordsWhatFinished() async throws {
@@ -170,7 +170,7 @@ import Testing
     #expect(elsewhere.stdout == "")
     #expect(
       elsewhere.stderr
-        == "reducer-spec: nothing that failed in the last run (.reducer-spec/last-run.json) is in the given paths: nothing to rerun\n")
+        == "reducer-spec-fixtures: nothing that failed in the last run (.reducer-spec/last-run.json) is in the given paths: nothing to rerun\n")
 
     // Fixed, the file's scenarios run and replace its error.
     try Data("feature: Tally\nscenarios:\n  - name: Now it runs\n    steps:\n      - send: increment\n        state: { count: 1 }\n".utf8)
@@ -190,7 +190,7 @@ import Testing
         """)
     #expect(try Self.record(root).hasSuffix("\"fileErrors\": []\n}\n"))
     let nothing = try await Self.run(["--rerun-failed"], in: root)
-    #expect(nothing.stderr == "reducer-spec: nothing failed in the last run (.reducer-spec/last-run.json): nothing to rerun\n")
+    #expect(nothing.stderr == "reducer-spec-fixtures: nothing failed in the last run (.reducer-spec/last-run.json): nothing to rerun\n")
   }
 
   @Test func anUnreadableRecordStopsRerunFailedAndARunReplacesIt() async throws {
@@ -206,7 +206,7 @@ import Testing
     #expect(rerun.stdout == "")
     #expect(
       rerun.stderr == """
-        reducer-spec: error: cannot read .reducer-spec/last-run.json: it is version 2 of the format, and this \
+        reducer-spec-fixtures: error: cannot read .reducer-spec/last-run.json: it is version 2 of the format, and this \
         reducer-spec reads version 1; run without --rerun-failed to write a new record
 
         """)

@@ -224,7 +224,7 @@ import Testing
         1 passed, 1 failed, 0 skipped
 
         """)
-    #expect(run.stderr == "reducer-spec: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run\n")
+    #expect(run.stderr == "reducer-spec-pool-fixture: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run\n")
 
     // Stopped before the workers read every file: the line says how many were not read.
     let early = try await BuiltCommand.run(
@@ -234,7 +234,7 @@ import Testing
     // handed no next file to read before the failure.)
     #expect(
       early.stderr
-        == "reducer-spec: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run, and 4 of 5 files were not read\n")
+        == "reducer-spec-pool-fixture: stopped after the first failure (--fail-fast); 2 of 4 scenarios did not run, and 4 of 5 files were not read\n")
 
     // A run that fails at its last scenario stopped nothing.
     let last = try await BuiltCommand.run(["--fail-fast", "Tests/Fixtures/pool/basic/a.yaml", "--filter", "fails"])
@@ -290,7 +290,7 @@ import Testing
           2 passed, 0 failed, 0 skipped
 
           """)
-      #expect(errors == "reducer-spec: interrupted by SIGINT; 2 of 4 scenarios did not finish\n")
+      #expect(errors == "reducer-spec-pool-fixture: interrupted by SIGINT; 2 of 4 scenarios did not finish\n")
       // The JUnit file holds what had finished.
       let xml = try String(contentsOfFile: junit, encoding: .utf8)
       #expect(xml.contains(#"<testsuites name="reducer-spec" tests="2" failures="0" errors="0" skipped="0""#))
@@ -483,8 +483,8 @@ import Testing
     #expect(
       unknown.stderr == """
         Error: Unknown option '--frobnicate'
-        Usage: reducer-spec [run] [<options>] [<path> ...]
-          See 'reducer-spec run --help' for more information.
+        Usage: reducer-spec-pool-fixture [run] [<options>] [<path> ...]
+          See 'reducer-spec-pool-fixture run --help' for more information.
 
         """)
 

@@ -71,7 +71,7 @@ enum CoverageReports {
     if !coverage.failedFiles.isEmpty {
       out += "\nNot counted: \(coverage.failedFiles.count) file"
         + (coverage.failedFiles.count == 1 ? "" : "s")
-        + " with errors (`reducer-spec check` lists them):\n"
+        + " with errors (`\(ProgramName.current) check` lists them):\n"
       for file in coverage.failedFiles { out += "  \(file)\n" }
     }
     return out

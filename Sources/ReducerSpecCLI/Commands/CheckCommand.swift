@@ -10,16 +10,18 @@ import SpecYAML
 /// in the same formats; a scenario that checked out counts as passed (in no time) in the
 /// JSON and JUnit reports, and prints nothing on the console.
 struct CheckCommand: Subcommand {
-  static let configuration = CommandConfiguration(
-    commandName: "check",
-    abstract: "Checks spec files without running them.",
-    usage: "reducer-spec check [<options>] [<path> ...]",
-    discussion: """
-      Reads every spec file as a run would (the YAML, every key, every action, state path \
-      and stub value, decoded against the registered features) and reports each problem \
-      at its file:line:column. Exit status: 0 when every file checked out, 1 when any has \
-      a problem, 64 for a usage error.
-      """)
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      commandName: "check",
+      abstract: "Checks spec files without running them.",
+      usage: "\(ProgramName.current) check [<options>] [<path> ...]",
+      discussion: """
+        Reads every spec file as a run would (the YAML, every key, every action, state path \
+        and stub value, decoded against the registered features) and reports each problem \
+        at its file:line:column. Exit status: 0 when every file checked out, 1 when any has \
+        a problem, 64 for a usage error.
+        """)
+  }
 
   @Argument(help: ArgumentHelp(
     "Spec files, and directories to search recursively for *.yaml and *.yml files. (default: specs)",

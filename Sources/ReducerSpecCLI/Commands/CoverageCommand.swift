@@ -7,18 +7,21 @@ import SpecRunner
 /// cases that steps send or receive, the state fields that `state:` and `assert:` steps
 /// check, the stubs that specs stub and the run called.
 struct CoverageCommand: Subcommand {
-  static let configuration = CommandConfiguration(
-    commandName: "coverage",
-    abstract: "Runs specs and reports which actions, state fields and stubs of each feature they cover.",
-    usage: "reducer-spec coverage [<options>] [<path> ...]",
-    discussion: """
-      Runs the specs as `reducer-spec run` does (failures are reported on standard error), \
-      then reports for each feature that the specs name: its action cases (nested ones too) \
-      that no step sends or receives, its state fields that no `state:` or `assert:` step \
-      checks, and its stubs that no spec stubs or that the run never called. Exit status: 0, \
-      or 1 when a scenario fails, a file has errors or a kind of a feature is below \
-      --minimum, 64 for a usage error, 130 when interrupted.
-      """)
+  static var configuration: CommandConfiguration {
+    let name = ProgramName.current
+    return CommandConfiguration(
+      commandName: "coverage",
+      abstract: "Runs specs and reports which actions, state fields and stubs of each feature they cover.",
+      usage: "\(name) coverage [<options>] [<path> ...]",
+      discussion: """
+        Runs the specs as `\(name) run` does (failures are reported on standard error), \
+        then reports for each feature that the specs name: its action cases (nested ones too) \
+        that no step sends or receives, its state fields that no `state:` or `assert:` step \
+        checks, and its stubs that no spec stubs or that the run never called. Exit status: 0, \
+        or 1 when a scenario fails, a file has errors or a kind of a feature is below \
+        --minimum, 64 for a usage error, 130 when interrupted.
+        """)
+  }
 
   @Argument(help: ArgumentHelp(
     "Spec files, and directories to search recursively for *.yaml and *.yml files. (default: specs)",

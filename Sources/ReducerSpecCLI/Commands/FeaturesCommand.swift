@@ -52,7 +52,7 @@ enum FeatureCatalog {
         + counted(actions, "action") + ", " + counted(stubs, "stub") + "\n"
     }
     if names.isEmpty { out += "No features are registered.\n" }
-    out += "\nDescribe one with `reducer-spec features NAME`.\n"
+    out += "\nDescribe one with `\(ProgramName.current) features NAME`.\n"
     return out
   }
 

@@ -126,7 +126,7 @@ struct RecordCommand: Subcommand {
     context.output(summary + "\n")
     if case .interrupted(let signal) = ending {
       context.errorOutput(
-        "reducer-spec: interrupted by \(SignalName.name(signal)); \(files.count - handled) of \(counted(files.count, "file")) were not recorded and are left as they are\n")
+        "\(ProgramName.current): interrupted by \(SignalName.name(signal)); \(files.count - handled) of \(counted(files.count, "file")) were not recorded and are left as they are\n")
       return 128 + signal
     }
     return status

@@ -54,6 +54,7 @@ public enum ReducerSpecCommand {
     makeEngine: () -> SpecEngine, scenarioEngine: @escaping @MainActor (SpecEngine) -> any ScenarioEngine
   ) async -> Never {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    ProgramName.current = ProgramName.name(invokedAs: CommandLine.arguments.first)
     // An executable built for code coverage writes its profile where `LLVM_PROFILE_FILE`
     // says (as `coverage --code` tells its workers), and else nowhere: not a
     // `default.profraw` in the user's directory from every command and worker. (`getenv`:
@@ -120,11 +121,12 @@ public enum ReducerSpecCommand {
   {
     let status = command.exitCode(for: error).rawValue
     var message = command.fullMessage(for: error)
-    // A subcommand's type, asked alone, does not know that it is `reducer-spec`'s.
+    // A subcommand's type, asked alone, does not know whose it is.
     let name = command.configuration.commandName ?? ""
     if command != RootCommand.self {
-      message = message.replacingOccurrences(of: "See '\(name) --help'", with: "See 'reducer-spec \(name) --help'")
-        .replacingOccurrences(of: "Usage: \(name) ", with: "Usage: reducer-spec \(name) ")
+      let program = ProgramName.current
+      message = message.replacingOccurrences(of: "See '\(name) --help'", with: "See '\(program) \(name) --help'")
+        .replacingOccurrences(of: "Usage: \(name) ", with: "Usage: \(program) \(name) ")
     }
     if status == 0 { context.output(message + "\n") } else { context.errorOutput(message + "\n") }
     return status

@@ -6,19 +6,22 @@ import SpecYAML
 /// `reducer-spec [run] [PATH…]`: runs the scenarios of spec files in worker processes. The
 /// options are checked and combined with the environment by ``RunSettings``.
 struct RunCommand: Subcommand {
-  static let configuration = CommandConfiguration(
-    commandName: "run",
-    abstract: "Runs spec files (the default subcommand).",
-    usage: "reducer-spec [run] [<options>] [<path> ...]",
-    discussion: """
-      Each scenario runs in a worker process, so a reducer that traps fails only its own \
-      scenario. Exit status: 0 when every scenario passed or was skipped, 1 when any failed \
-      or a file has an error, 64 for a usage error, 130 when interrupted.
+  static var configuration: CommandConfiguration {
+    let name = ProgramName.current
+    return CommandConfiguration(
+      commandName: "run",
+      abstract: "Runs spec files (the default subcommand).",
+      usage: "\(name) [run] [<options>] [<path> ...]",
+      discussion: """
+        Each scenario runs in a worker process, so a reducer that traps fails only its own \
+        scenario. Exit status: 0 when every scenario passed or was skipped, 1 when any failed \
+        or a file has an error, 64 for a usage error, 130 when interrupted.
 
-      For writing specs: reducer-spec check, features, schema, doc and record \
-      (reducer-spec COMMAND --help).
-      """
-  )
+        For writing specs: \(name) check, features, schema, doc and record \
+        (\(name) COMMAND --help).
+        """
+    )
+  }
 
   @Argument(help: ArgumentHelp(
     "Spec files, and directories to search recursively for *.yaml and *.yml files. (default: specs)",
@@ -54,14 +57,14 @@ struct RunCommand: Subcommand {
       do {
         previous = try LastRunRecord.load()
       } catch {
-        context.errorOutput("reducer-spec: error: \(error); run without --rerun-failed to write a new record\n")
+        context.errorOutput("\(ProgramName.current): error: \(error); run without --rerun-failed to write a new record\n")
         return 1
       }
     }
     if settings.rerunFailed {
       switch Self.rerun(previous, files: settings.files) {
       case .nothing(let message):
-        context.errorOutput("reducer-spec: \(message)\n")
+        context.errorOutput("\(ProgramName.current): \(message)\n")
         return 0
       case .run(let files, let selection):
         settings.files = files

@@ -34,19 +34,22 @@ protocol Subcommand: ParsableCommand {
 /// other subcommands. It is never run itself: ``ReducerSpecCommand`` parses the arguments
 /// with it and runs the subcommand they name.
 struct RootCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "reducer-spec",
-    abstract: "Runs YAML spec files as exhaustive TestStore tests.",
-    usage: "reducer-spec [<subcommand>] [<options>] [<path> ...]",
-    discussion: """
-      Without a subcommand, reducer-spec runs the specs: `reducer-spec specs/` is \
-      `reducer-spec run specs/`. A directory named like a subcommand is given as `./check`.
-      """,
-    version: ReducerSpecCommand.version,
-    subcommands: [
-      RunCommand.self, CheckCommand.self, FeaturesCommand.self, SchemaCommand.self, DocCommand.self,
-      RecordCommand.self, CoverageCommand.self,
-    ],
-    defaultSubcommand: RunCommand.self
-  )
+  static var configuration: CommandConfiguration {
+    let name = ProgramName.current
+    return CommandConfiguration(
+      commandName: name,
+      abstract: "Runs YAML spec files as exhaustive TestStore tests.",
+      usage: "\(name) [<subcommand>] [<options>] [<path> ...]",
+      discussion: """
+        Without a subcommand, \(name) runs the specs: `\(name) specs/` is \
+        `\(name) run specs/`. A directory named like a subcommand is given as `./check`.
+        """,
+      version: ReducerSpecCommand.version,
+      subcommands: [
+        RunCommand.self, CheckCommand.self, FeaturesCommand.self, SchemaCommand.self, DocCommand.self,
+        RecordCommand.self, CoverageCommand.self,
+      ],
+      defaultSubcommand: RunCommand.self
+    )
+  }
 }

@@ -41,7 +41,7 @@ final class LastRunRecorder: RunReporter {
     do {
       try LastRunRecord.write(merging: ran, into: path)
     } catch {
-      warn("reducer-spec: warning: could not write the record of this run to \(path): \(error)")
+      warn("\(ProgramName.current): warning: could not write the record of this run to \(path): \(error)")
     }
   }
 }

@@ -114,10 +114,10 @@ struct SpecRun {
     case .completed: break
     case .stoppedAfterFailure:
       errorOutput(
-        "reducer-spec: stopped after the first failure (--fail-fast); \(notRun) of \(delivery.added) scenarios did not run\(unreadText)\n")
+        "\(ProgramName.current): stopped after the first failure (--fail-fast); \(notRun) of \(delivery.added) scenarios did not run\(unreadText)\n")
     case .interrupted(let signal):
       errorOutput(
-        "reducer-spec: interrupted by \(SignalName.name(signal)); \(notRun) of \(delivery.added) scenarios did not finish\(unreadText)\n")
+        "\(ProgramName.current): interrupted by \(SignalName.name(signal)); \(notRun) of \(delivery.added) scenarios did not finish\(unreadText)\n")
     }
 
     var summary = delivery.summary
@@ -128,7 +128,7 @@ struct SpecRun {
       do {
         try reporter.runFinished(summary)
       } catch {
-        errorOutput("reducer-spec: error: \(error)\n")
+        errorOutput("\(ProgramName.current): error: \(error)\n")
         status = max(status, 1)
       }
     }
