@@ -94,6 +94,88 @@ import Testing
     }
   }
 
+  /// An action that arrives during an `advance:` is recorded where it arrived: the advance
+  /// is split at that time, and the split spec runs.
+  @Test func anActionThatArrivesDuringAnAdvanceSplitsIt() async throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("specs"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let text = """
+      feature: Tally
+      scenarios:
+        - name: A slow search
+          dependencies:
+            searchClient.search: { returns: [a], after: 300ms }
+            searchClient.log: { returns: null }
+          steps:
+            - send: { search: swift }
+              state: { query: swift, isLoading: true }
+            - advance: 1s
+            - send: increment
+              state: { count: 1 }
+
+      """
+    try Data(text.utf8).write(to: root.appendingPathComponent("specs/slow.yaml"))
+    let run = try await BuiltCommand.run(["record", "specs/slow.yaml"], executable: Self.fixtures, directory: root)
+    #expect(run.status == 0)
+    #expect(
+      try Self.text(root, "specs/slow.yaml") == """
+        feature: Tally
+        scenarios:
+          - name: A slow search
+            dependencies:
+              searchClient.search: { returns: [a], after: 300ms }
+              searchClient.log: { returns: null }
+            steps:
+              - send: { search: swift }
+                state: { query: swift, isLoading: true }
+              - advance: 300ms
+              - receive: { response: { success: [a] } }
+                state: { results: [a], isLoading: false }
+              - receive: logged
+              - advance: 700ms
+              - send: increment
+                state: { count: 1 }
+
+        """)
+    let again = try await BuiltCommand.run(["specs/slow.yaml"], executable: Self.fixtures, directory: root)
+    #expect(again.status == 0)
+
+    // Actions that arrived before the advance began go before it.
+    try Data(text.replacingOccurrences(of: "{ returns: [a], after: 300ms }", with: "{ returns: [a] }").utf8)
+      .write(to: root.appendingPathComponent("specs/early.yaml"))
+    let early = try await BuiltCommand.run(["record", "specs/early.yaml"], executable: Self.fixtures, directory: root)
+    #expect(early.status == 0)
+    #expect(
+      try Self.text(root, "specs/early.yaml").hasSuffix("""
+              - send: { search: swift }
+                state: { query: swift, isLoading: true }
+              - receive: { response: { success: [a] } }
+                state: { results: [a], isLoading: false }
+              - receive: logged
+              - advance: 1s
+              - send: increment
+                state: { count: 1 }
+
+        """))
+
+    // A flow-style step is not split: the actions go after it.
+    try Data(text.replacingOccurrences(of: "- advance: 1s", with: "- { advance: 1s }").utf8)
+      .write(to: root.appendingPathComponent("specs/flow.yaml"))
+    let flow = try await BuiltCommand.run(["record", "specs/flow.yaml"], executable: Self.fixtures, directory: root)
+    #expect(flow.status == 0)
+    #expect(
+      try Self.text(root, "specs/flow.yaml").hasSuffix("""
+              - { advance: 1s }
+              - receive: { response: { success: [a] } }
+                state: { results: [a], isLoading: false }
+              - receive: logged
+              - send: increment
+                state: { count: 1 }
+
+        """))
+  }
+
   @Test func wrongExpectationsBecomeAPassingSpecWithItsComments() async throws {
     let root = try Self.copies(["Tests/Fixtures/record/wrong.yaml"])
     defer { try? FileManager.default.removeItem(at: root) }

@@ -48,19 +48,40 @@ package struct ScenarioRecording {
     }
   }
 
+  /// Actions that arrived during an `advance:`, before its end, at one time.
+  package struct Arrival: Equatable {
+    /// How far into the advance they arrived.
+    package var elapsed: Duration
+    package var received: [Received]
+
+    package init(elapsed: Duration, received: [Received]) {
+      self.elapsed = elapsed
+      self.received = received
+    }
+  }
+
   /// What to change in one step of the file.
   package struct Step: Equatable {
     package var state: StateChange = .keep
     /// For a `receive:` that received another action: the action it received.
     package var action: YAMLNode?
+    /// For an `advance:`, the actions that arrived before its end and that no step
+    /// received, by time: the advance is split where they arrived (`advance: 300ms`, their
+    /// `receive:` steps, `advance: 700ms`).
+    package var arrivals: [Arrival] = []
+    /// For an `advance:` with ``arrivals``: how far it advances.
+    package var advance: Duration?
 
-    package init(state: StateChange = .keep, action: YAMLNode? = nil) {
+    package init(state: StateChange = .keep, action: YAMLNode? = nil, arrivals: [Arrival] = [], advance: Duration? = nil) {
       self.state = state
       self.action = action
+      self.arrivals = arrivals
+      self.advance = arrivals.isEmpty ? nil : advance
     }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
-      guard lhs.state == rhs.state else { return false }
+      guard lhs.state == rhs.state, lhs.arrivals == rhs.arrivals, lhs.arrivals.isEmpty || lhs.advance == rhs.advance
+      else { return false }
       switch (lhs.action, rhs.action) {
       case (nil, nil): return true
       case (let a?, let b?): return a.hasSameContent(as: b)
@@ -111,7 +132,8 @@ extension TypedScenario: RecordableScenario {
     into recording: inout ScenarioRecording, collector: IssueCollector, onStep: (FileLocation) -> Void
   ) async {
     // Stubs were checked when the file was bound; one that fails here is left out.
-    let made = makeStore(fileID: #fileID, line: #line, column: #column, stubFailed: { _, _ in })
+    let deadlines = SleepDeadlines()
+    let made = makeStore(fileID: #fileID, line: #line, column: #column, deadlines: deadlines, stubFailed: { _, _ in })
     let (store, testClock, context) = (made.store, made.testClock, made.context)
     var configured = made.configured
     var tasks: [String: TestStoreTask] = [:]
@@ -182,12 +204,52 @@ extension TypedScenario: RecordableScenario {
       return ScenarioRecording.Received(action: action, state: state)
     }
 
+    // Actions are numbered in the order they arrived: `removed` were taken off the queue.
+    var removed = 0
+    func remove(_ count: Int) {
+      let taken = min(count, store.receivedActions.count)
+      store.removeReceivedActions(taken)
+      removed += taken
+    }
+    /// The number of the action that arrives next.
+    func arrivals() -> Int { removed + store.receivedActions.count }
+    /// By number, the actions that arrived during an `advance:` (its step), before its end.
+    var arrivedDuring: [Int: (step: Int, elapsed: Duration)] = [:]
+    /// By `advance:` step, the number of the first action that arrived after it began.
+    var firstArrival: [Int: Int] = [:]
+
+    /// Writes the first `count` actions of the queue as steps before step `index`, where
+    /// they arrived: after an `advance:` step, those that arrived during it go into it (the
+    /// advance is split), and those that arrived before it go before it.
+    func insert(first count: Int, before index: Int) {
+      let queue = store.receivedActions
+      for position in 0..<min(count, queue.count) {
+        guard let step = received(queue[position]) else { continue }
+        let number = removed + position
+        if index > 0, case .advance = steps[index - 1], let first = firstArrival[index - 1] {
+          if let during = arrivedDuring[number], during.step == index - 1 {
+            if let last = recording.steps[index - 1].arrivals.last, last.elapsed == during.elapsed {
+              recording.steps[index - 1].arrivals[recording.steps[index - 1].arrivals.count - 1].received.append(step)
+            } else {
+              recording.steps[index - 1].arrivals.append(.init(elapsed: during.elapsed, received: [step]))
+            }
+            continue
+          }
+          if number < first {
+            recording.insertions[index - 1, default: []].append(step)
+            continue
+          }
+        }
+        recording.insertions[index, default: []].append(step)
+      }
+    }
+
     /// Takes the actions received and not yet asserted: they become steps before step `index`.
     func takeUnreceived(before index: Int) {
-      let queue = store.receivedActions
-      guard !queue.isEmpty else { return }
-      recording.insertions[index, default: []] += queue.compactMap(received)
-      store.removeReceivedActions(queue.count)
+      let count = store.receivedActions.count
+      guard count > 0 else { return }
+      insert(first: count, before: index)
+      remove(count)
     }
 
     func receive(
@@ -201,11 +263,11 @@ extension TypedScenario: RecordableScenario {
         return
       }
       if let match = queue.firstIndex(where: { isMatching($0.action) }) {
-        recording.insertions[index, default: []] += queue[..<match].compactMap(received)
-        store.removeReceivedActions(match + 1)
+        insert(first: match, before: index)
+        remove(match + 1)
         recording.steps[index].state = change(assignments, before: queue[match].before, after: queue[match].after)
       } else {
-        store.removeReceivedActions(1)
+        remove(1)
         recording.steps[index].action = written(queue[0].action)
         recording.steps[index].state = change(assignments, before: queue[0].before, after: queue[0].after)
       }
@@ -235,7 +297,19 @@ extension TypedScenario: RecordableScenario {
         await receive(
           at: index, matching: { Self.action($0, isIn: path[...]) }, assignments: assignments, timeout: timeout)
       case .advance(let duration):
-        await testClock?.advance(by: duration)
+        guard let testClock else { break }
+        // From one sleep's deadline to the next, to see when each action arrived.
+        firstArrival[index] = arrivals()
+        let start = testClock.now
+        let end = start.advanced(by: duration)
+        while let next = deadlines.next(after: testClock.now, upTo: end), next < end {
+          let before = arrivals()
+          await testClock.advance(to: next)
+          await store.waitForReceivedActions(timeout: .zero)
+          for number in before..<arrivals() { arrivedDuring[number] = (index, start.duration(to: next)) }
+        }
+        await testClock.advance(to: end)
+        recording.steps[index].advance = duration
       case .dependencies(let entries):
         for entry in entries {
           if let stub = try? Self.stub(named: entry, in: feature), let ready = try? stub.configure(entry.value, context) {
@@ -244,7 +318,9 @@ extension TypedScenario: RecordableScenario {
           }
         }
       case .skipReceivedActions(let strict):
+        let before = store.receivedActions.count
         await store.skipReceivedActions(strict: strict)
+        removed += before - store.receivedActions.count
       case .skipInFlightEffects(let strict):
         await store.skipInFlightEffects(strict: strict)
       case .finish:

@@ -74,8 +74,20 @@ package struct SpecRewriter {
       return
     }
     var planned: [TextEdit] = []
+    // An `advance:` that cannot be split (a flow-style step) keeps its value, and the actions
+    // that arrived during it go after it.
+    var insertions = first.insertions
+    var splittable = Set<Int>()
+    for position in steps.indices where !first.steps[position].arrivals.isEmpty {
+      let step = steps[position]
+      if dashPrefix(step) != nil, step["advance"]?.scalar != nil, !isFlow(step) {
+        splittable.insert(position)
+      } else {
+        insertions[position + 1] = first.steps[position].arrivals.flatMap(\.received) + (insertions[position + 1] ?? [])
+      }
+    }
     for position in 0...steps.count {
-      if let inserted = first.insertions[position], !inserted.isEmpty {
+      if let inserted = insertions[position], !inserted.isEmpty {
         let anchor = steps[min(position, steps.count - 1)]
         guard let prefix = dashPrefix(anchor) else {
           note(anchor, "cannot tell this step's indentation; the received actions before it are not inserted")
@@ -98,6 +110,9 @@ package struct SpecRewriter {
         continue
       }
       planned += edits(for: step, change)
+      if splittable.contains(position), let total = change.advance, let prefix = dashPrefix(step), let value = step["advance"] {
+        planned += split(advance: value, after: step, total: total, arrivals: change.arrivals, prefix: prefix)
+      }
     }
     // In order, and stable: a step's new `state:` goes before the steps inserted after it.
     edits = (edits + planned).enumerated().sorted {
@@ -176,6 +191,25 @@ package struct SpecRewriter {
         result.append(TextEdit(range: start..<lineEnd(contentEnd(entry.value)), text: ""))
       }
     }
+    return result
+  }
+
+  /// An `advance:` split where actions that no step received arrived: its value becomes
+  /// the time until the first arrived, and after the step come their `receive:` steps and
+  /// an `advance:` to the next time, up to the whole duration.
+  private func split(
+    advance value: YAMLNode, after step: YAMLNode, total: Duration, arrivals: [ScenarioRecording.Arrival], prefix: String
+  ) -> [TextEdit] {
+    var result = [TextEdit(range: value.start.offset..<contentEnd(value), text: DurationText.format(arrivals[0].elapsed))]
+    var text = ""
+    for (index, arrival) in arrivals.enumerated() {
+      for received in arrival.received {
+        text += newline + stepText(received, prefix: prefix).dropLast(newline.count)
+      }
+      let until = index + 1 < arrivals.count ? arrivals[index + 1].elapsed : total
+      text += newline + prefix + "advance: " + DurationText.format(until - arrival.elapsed)
+    }
+    result.append(insertion(at: lineEnd(contentEnd(step)), text))
     return result
   }
 

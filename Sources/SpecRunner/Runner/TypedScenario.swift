@@ -286,9 +286,11 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   /// A fresh store for one run of the scenario, on its clock, with its stubs installed
   /// (and every stub it leaves out installed as unstubbed), and the context to configure
   /// stubs that later steps bring, and the stubs configured (to check their `calls:` at the
-  /// end). A stub that cannot be configured goes to `stubFailed`.
+  /// end). A stub that cannot be configured goes to `stubFailed`. With `deadlines`, the
+  /// test clock's sleeps are recorded there.
   package func makeStore(
-    fileID: StaticString, line: UInt, column: UInt, stubFailed: (StubEntry, any Error) -> Void
+    fileID: StaticString, line: UInt, column: UInt, deadlines: SleepDeadlines? = nil,
+    stubFailed: (StubEntry, any Error) -> Void
   ) -> (
     store: TestStore<State, Action>, testClock: TestClock<Duration>?, context: StubContext,
     configured: [(entry: StubEntry, stub: ConfiguredStub)]
@@ -300,7 +302,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       testClock = nil
     } else {
       let test = TestClock()
-      clock = test
+      clock = deadlines.map { DeadlineRecordingClock(base: test, deadlines: $0) } ?? test
       testClock = test
     }
     let context = StubContext(clock: clock, decoder: decoder)
