@@ -734,15 +734,13 @@ final class DecoderImpl: Decoder {
         context.debugDescription.hasPrefix("Cannot initialize ")
       {
         // The standard library's raw-value enum that is not `CaseIterable`: its raw values
-        // are listed when its cases can be read from memory.
+        // are listed when its cases can be read from memory (up to 256 cases).
         let value = tape.string(node)
         var message = "unknown value `\(value)` for \(path)"
         if let values = rawValues(of: T.self) {
           message +=
             Suggestion.hint(for: value, in: values) + "; the values of \(typeName(T.self)) are "
             + values.map { "`\($0)`" }.joined(separator: ", ")
-        } else {
-          message += ": it is not one of the raw values of \(typeName(T.self))"
         }
         return tape.error(message, at: node)
       }
