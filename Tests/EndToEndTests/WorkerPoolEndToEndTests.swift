@@ -99,8 +99,9 @@ import Testing
         2 passed, 1 failed, 0 skipped
 
         """)
-    // Killed after the timeout and its 0.5s of grace, not at the end of the world.
-    #expect(run.duration < 6)
+    // Killed after the timeout and its 0.5s of grace, not left to hang: the bound is loose,
+    // as a sanitized build on a busy machine starts its processes slowly.
+    #expect(run.duration < 30)
     #expect(run.stdout.contains(#/hangs in the second step \(1\.[5-9]\d*s\)/#))
   }
 
