@@ -134,6 +134,11 @@ final class EffectPiece {
   var task: Task<Void, Never>?
   var isCancelled = false
   var isFinished = false
+  /// The pieces started by the reducer for the actions that this piece sent (and for the
+  /// actions those sent at once): the effects a test store's ``TestStoreTask`` also cancels
+  /// and waits for, as a TCA store's send task does. Kept only when the runtime
+  /// ``EffectRuntime/tracksSpawnedEffects``.
+  var spawned: [EffectPiece] = []
   /// Resumed when the piece finishes or is cancelled, whichever comes first.
   var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -141,6 +146,18 @@ final class EffectPiece {
     self.id = id
     self.origin = origin
     self.parent = parent
+  }
+
+  /// Whether this piece, a piece it started, or an effect started for an action it sent
+  /// is still running.
+  var isActive: Bool {
+    !isFinished || children.contains { $0.isActive } || spawned.contains { $0.isActive }
+  }
+
+  /// Whether this piece or any piece under it (started by it, or for an action it sent)
+  /// was cancelled.
+  var isCancelledInTree: Bool {
+    isCancelled || children.contains { $0.isCancelledInTree } || spawned.contains { $0.isCancelledInTree }
   }
 }
 
@@ -159,6 +176,12 @@ final class EffectRuntime<Action> {
   /// Whether effects' tasks run their nonisolated code on the main queue
   /// (``MainQueueTaskExecutor``): a test store's do.
   var runsOnMainQueue = false
+  /// Whether the effects started for an action that an effect sent are kept in that
+  /// effect's piece (``EffectPiece/spawned``): a test store's are, for ``TestStoreTask``.
+  var tracksSpawnedEffects = false
+  /// The piece whose action is being delivered (or the anchor of a test store's send),
+  /// which the effects started meanwhile are spawned by.
+  var delivering: EffectPiece?
 
   /// `@exclusivity(unchecked)`, as the test store's per-step properties: its accesses are on
   /// the main actor, and none lasts across a call out.
@@ -187,6 +210,25 @@ final class EffectRuntime<Action> {
   /// Starts an effect; returns the pieces it started (empty when it finished at once).
   @discardableResult
   func start(_ effect: Effect<Action>, origin: EffectOrigin) -> [Running] {
+    let pieces = startPieces(effect, origin: origin)
+    if tracksSpawnedEffects, let delivering, !pieces.isEmpty {
+      delivering.spawned.removeAll { !$0.isActive }
+      delivering.spawned += pieces
+    }
+    return pieces
+  }
+
+  /// Hands an action to ``deliver`` as sent by `piece`: the effects its reducer starts are
+  /// spawned by `piece`.
+  private func deliver(_ action: Action, from piece: Running) {
+    guard tracksSpawnedEffects else { return deliver(action, piece.origin) }
+    let previous = delivering
+    delivering = piece
+    defer { delivering = previous }
+    deliver(action, piece.origin)
+  }
+
+  private func startPieces(_ effect: Effect<Action>, origin: EffectOrigin) -> [Running] {
     switch effect.operation {
     case .none:
       return []
@@ -197,12 +239,12 @@ final class EffectRuntime<Action> {
       cancel(id: id)
       return []
     case .merge(let effects):
-      return effects.flatMap { start($0, origin: origin) }
+      return effects.flatMap { startPieces($0, origin: origin) }
     case .concatenate(let effects) where effect.isSynchronous:
-      return effects.flatMap { start($0, origin: origin) }
+      return effects.flatMap { startPieces($0, origin: origin) }
     case .cancellable(let id, let cancelInFlight, let inner):
       if cancelInFlight { cancel(id: id) }
-      if inner.isSynchronous { return start(inner, origin: origin) }
+      if inner.isSynchronous { return startPieces(inner, origin: origin) }
       let piece = makePiece(origin: origin, parent: nil, cancelID: id)
       launch(piece, priority: nil, running: inner)
       return [piece]
@@ -232,6 +274,14 @@ final class EffectRuntime<Action> {
     piece.task?.cancel()
     for child in piece.children { cancel(child) }
     finish(piece)
+  }
+
+  /// Cancels a piece, everything it started, and every effect started for an action it sent:
+  /// what cancelling a ``TestStoreTask`` cancels, as TCA's send task does.
+  func cancelTree(_ piece: Running) {
+    cancel(piece)
+    for child in piece.children { cancelTree(child) }
+    for spawned in piece.spawned { cancelTree(spawned) }
   }
 
   /// Cancels everything in flight.
@@ -327,7 +377,7 @@ final class EffectRuntime<Action> {
     case .none:
       return
     case .send(let action):
-      deliver(action, piece.origin)
+      deliver(action, from: piece)
     case .cancel(let id):
       cancel(id: id)
     case .run(_, let body):
@@ -337,7 +387,7 @@ final class EffectRuntime<Action> {
         // As in TCA, an action sent after the operation returned is reported, then sent.
         if completion.isCompleted { reportSendFromCompletedEffect(action, origin: origin) }
         guard let self, !piece.isCancelled else { return }
-        self.deliver(action, origin)
+        self.deliver(action, from: piece)
       }
       await body(send)
       completion.isCompleted = true

@@ -5,7 +5,9 @@ import Foundation
 // jobs run on the main queue, in the order they were queued, and the store waits for them by
 // turns of that queue.
 
-/// Keeps Swift's global executor on the main serial executor while any test store lives.
+/// Keeps Swift's global executor on the main serial executor while any test store lives, and
+/// puts back the hook that was set before the first of them (a test's own
+/// `uncheckedUseMainSerialExecutor = true` stays), as TCA's test store does.
 ///
 /// It sets the runtime's hook itself, as ConcurrencyExtras' `uncheckedUseMainSerialExecutor`
 /// does, but through the hook's address as the linker resolves it: ConcurrencyExtras looks the
@@ -13,6 +15,8 @@ import Foundation
 /// `--static-swift-stdlib`, and traps.
 enum SerialExecutorLease {
   nonisolated(unsafe) private static var count = 0
+  /// The hook set before the first lease, put back after the last.
+  nonisolated(unsafe) private static var previous: Hook?
   private static let lock = NSLock()
 
   private typealias Original = @convention(thin) (UnownedJob) -> Void
@@ -22,18 +26,25 @@ enum SerialExecutorLease {
     lock.lock()
     defer { lock.unlock() }
     count += 1
-    if count == 1 { setHook { job, _ in MainActor.shared.enqueue(job) } }
+    if count == 1 {
+      previous = hook.pointee
+      hook.pointee = { job, _ in MainActor.shared.enqueue(job) }
+    }
   }
 
   static func release() {
     lock.lock()
     defer { lock.unlock() }
     count -= 1
-    if count == 0 { setHook(nil) }
+    if count == 0 {
+      hook.pointee = previous
+      previous = nil
+    }
   }
 
-  private static func setHook(_ hook: Hook?) {
-    UnsafeMutableRawPointer(reducer_spec_task_enqueue_global_hook()).assumingMemoryBound(to: Hook?.self).pointee = hook
+  /// The runtime's global enqueue hook.
+  private static var hook: UnsafeMutablePointer<Hook?> {
+    UnsafeMutableRawPointer(reducer_spec_task_enqueue_global_hook()).assumingMemoryBound(to: Hook?.self)
   }
 }
 

@@ -1,4 +1,4 @@
-import CasePaths
+@_spi(Internals) import CasePaths
 import ConcurrencyExtras
 import CustomDump
 import Dependencies
@@ -30,16 +30,18 @@ public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.
 /// Semantics are TCA's: the assertion closure of a step changes a copy of the state as it
 /// was before the step, and the result must equal the state after it; after a failure the
 /// store goes on from the actual state. Actions that effects send are queued with the state
-/// they produced, and each must be received before the next `send`. Every failure is
-/// reported through IssueReporting's `reportIssue` at the line of the step, so it is a test
-/// failure in XCTest and Swift Testing, and any `IssueReporter` can collect it.
+/// they produced, and each must be received before the next `send`; ``state`` is the state
+/// as of the last step asserted, so it changes when `receive` (or `skipReceivedActions`)
+/// takes an action, not when the effect sends it. Assertion closures run with the store's
+/// ``dependencies``. Every failure is reported through IssueReporting's `reportIssue` at the
+/// line of the step, so it is a test failure in XCTest and Swift Testing, and any
+/// `IssueReporter` can collect it.
 @MainActor
 public final class TestStore<State: Equatable, Action> {
-  /// One action that an effect sent, with the states around it.
+  /// One action that an effect sent, with the state the reducer left after it.
   struct Received {
     var action: Action
-    var before: State
-    var after: State
+    var state: State
     var origin: EffectOrigin
     /// The next stack element id before the action: an assertion that appends to a
     /// `StackState` gets the ids that the reducer got, as in TCA.
@@ -56,17 +58,36 @@ public final class TestStore<State: Equatable, Action> {
   @exclusivity(unchecked) public var exhaustivity: Exhaustivity = .on
   /// How long `receive` and `finish` wait, by default.
   @exclusivity(unchecked) public var timeout: Duration = .seconds(1)
-  /// The dependencies that the reducer and the effects it starts from now on use.
+  /// The dependencies that the reducer, the effects it starts from now on, and the assertion
+  /// closures use.
   public var dependencies: DependencyValues {
-    didSet { stackIDs = dependencies.stackElementID }
+    didSet {
+      stackIDs = dependencies.stackElementID
+      reducerDependencies = dismissing(dependencies)
+    }
   }
   /// `dependencies.stackElementID`, read again whenever `dependencies` changes: it is asked at
   /// every send, receive and state check, and a look-up in `DependencyValues` costs about
   /// 900 instructions.
   @exclusivity(unchecked) private var stackIDs: StackElementIDGenerator
+  /// `dependencies` with a `dismiss` that dismisses this store (``isDismissed``): what the
+  /// reducer runs with, made again whenever `dependencies` changes.
+  @exclusivity(unchecked) private var reducerDependencies: DependencyValues
 
-  /// The state after every action processed so far.
+  /// The state as of the last step asserted.
+  ///
+  /// As in TCA, an action that an effect sends changes it only when `receive` (or
+  /// `skipReceivedActions`, or a non-exhaustive store skipping it) takes the action: between
+  /// a `send` and its `receive`s, and in an assertion closure, it is the state the step
+  /// starts from.
   @exclusivity(unchecked) public private(set) var state: State
+  /// The state the reducer has reached: ahead of ``state`` by the actions received and not
+  /// yet asserted.
+  @exclusivity(unchecked) private var reducerState: State
+
+  /// Whether the feature dismissed itself: an effect called `dismiss` with the store at the
+  /// root of the feature. Its effects are then cancelled, and actions sent afterwards fail.
+  public private(set) var isDismissed = false
 
   private let reducer: (inout State, Action) -> Effect<Action>
   private let runtime = EffectRuntime<Action>()
@@ -117,10 +138,12 @@ public final class TestStore<State: Equatable, Action> {
     }
     self.dependencies = values
     stackIDs = values.stackElementID
+    reducerDependencies = values
     let (state, reducer) = withDependencies({ $0 = values }) {
       (initialState(), reducer())
     }
     self.state = state
+    self.reducerState = state
     self.reducer = reducer.reduce(into:action:)
     self.fileID = fileID
     self.filePath = filePath
@@ -129,7 +152,24 @@ public final class TestStore<State: Equatable, Action> {
     self.usesSerialExecutor = true
     SerialExecutorLease.acquire()
     runtime.runsOnMainQueue = true
+    runtime.tracksSpawnedEffects = true
     runtime.deliver = { [unowned self] action, origin in self.receive(action, origin: origin) }
+    reducerDependencies = dismissing(values)
+  }
+
+  /// `values` with a `dismiss` that, as in TCA, calls the one given (if any), cancels the
+  /// effects in flight and marks the store dismissed: the feature under test is the root, and
+  /// a `dismiss` from it ends it.
+  private func dismissing(_ values: DependencyValues) -> DependencyValues {
+    var values = values
+    let dismiss = values.dismiss.dismiss
+    values.dismiss = DismissEffect { [weak self] in
+      dismiss?()
+      guard let self else { return }
+      self.runtime.cancelAll()
+      self.isDismissed = true
+    }
+    return values
   }
 
   isolated deinit {
@@ -175,24 +215,42 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async -> TestStoreTask {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    if isDismissed {
+      report("Can't send action to dismissed test store.", at: location)
+      return TestStoreTask(runtime: runtime, anchor: nil, timeout: timeout)
+    }
     if receivedCount != 0 { dropReceived(at: location) }
     let before = state
     let stackIDBefore = stackIDs.peek()
-    let effect = reduce(&state, action)
-    let after = state
-    let pieces: [EffectPiece]
+    let effect = reduce(&reducerState, action)
+    let after = reducerState
+    var anchor: EffectPiece?
     if case .none = effect.operation {
       // Nothing to start, and no origin to describe: the usual step.
-      pieces = []
     } else {
       let origin = EffectOrigin(
         fileID: fileID, filePath: filePath, line: line, column: column, action: describeAction(action))
-      pieces = runtime.start(effect, origin: origin)
+      anchor = start(effect, origin: origin)
     }
+    // As in TCA, the closure sees `state` as it was before the action.
     checkState(before: before, after: after, expected: expectation, stackIDBefore: stackIDBefore, at: location)
+    state = after
     // `letEffectsRun` returns at once when nothing runs: the usual step skips the call.
     if runtime.hasRunning { await letEffectsRun() }
-    return TestStoreTask(runtime: runtime, pieces: pieces, timeout: timeout)
+    return TestStoreTask(runtime: runtime, anchor: anchor, timeout: timeout)
+  }
+
+  /// Starts the effect of a sent action under an anchor: a piece that runs nothing, which the
+  /// effects it starts, and those started for the actions they send, are spawned by
+  /// (``EffectPiece/spawned``): what the ``TestStoreTask`` of the send cancels and waits for.
+  private func start(_ effect: Effect<Action>, origin: EffectOrigin) -> EffectPiece {
+    let anchor = EffectPiece(id: 0, origin: origin, parent: nil)
+    anchor.isFinished = true
+    let previous = runtime.delivering
+    runtime.delivering = anchor
+    defer { runtime.delivering = previous }
+    runtime.start(effect, origin: origin)
+    return anchor
   }
 
   /// Before a `send`: reports the actions received and not asserted. As in TCA, an exhaustive
@@ -212,6 +270,7 @@ public final class TestStore<State: Equatable, Action> {
       if showSkipped {
         for item in received { note("Skipped receiving \(describeAction(item.action))", at: location) }
       }
+      state = received[received.count - 1].state
       received.removeAll()
     }
   }
@@ -279,16 +338,23 @@ public final class TestStore<State: Equatable, Action> {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
       matching: { $0 == expected },
+      failureMessage: """
+        Expected to receive the following action, but didn't:
+
+        \(describeAction(expected, indent: 2))
+        """,
       unexpected: { actual in
-        """
-        Received unexpected action:
+        if let difference = diff(expected, actual, format: .proportional) {
+          return "\(difference.indent(by: 4))\n\n(Expected: −, Received: +)"
+        }
+        return """
+          Expected:
+          \(String(describing: expected).indent(by: 2))
 
-        \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
-
-        (Expected: −, Received: +)
-        """
+          Received:
+          \(String(describing: actual).indent(by: 2))
+          """
       },
-      expectedDescription: describeAction(expected),
       timeout: timeout, expectation: expectation, at: location)
   }
 
@@ -305,20 +371,20 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async where Action: CasePathable {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    let expected = casePath(value)
-    await receive(
+    // As in TCA, it waits for an action in the case, and then the value must match.
+    if runtime.hasRunning {
+      await waitForReceivedAction(matching: { $0[case: casePath] != nil }, timeout: timeout ?? self.timeout, at: location)
+    }
+    takeReceivedAction(
       matching: { $0[case: casePath] == value },
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
       unexpected: { actual in
-        """
-        Received unexpected action:
-
-        \((diff(expected, actual, format: .proportional) ?? "").indent(by: 4))
-
-        (Expected: −, Received: +)
-        """
+        if actual[case: casePath] != nil, let difference = diff(casePath(value), actual, format: .proportional) {
+          return "\(difference.indent(by: 2))\n\n(Expected: −, Actual: +)"
+        }
+        return describeAction(actual, indent: 2)
       },
-      expectedDescription: describeAction(expected),
-      timeout: timeout, expectation: StateExpectation.update(updateStateToExpectedResult), at: location)
+      expectation: StateExpectation.update(updateStateToExpectedResult), at: location)
   }
 
   /// Asserts that the next action an effect sent is in a case, whatever its value.
@@ -331,9 +397,12 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async where Action: CasePathable {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
-      { $0[case: casePath] != nil }, expecting: "an action in the case of the case key path", timeout: timeout,
-      assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
+      matching: { $0[case: casePath] != nil },
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
+      unexpected: { describeAction($0, indent: 2) },
+      timeout: timeout, expectation: StateExpectation.update(updateStateToExpectedResult), at: location)
   }
 
   /// Asserts that the next action an effect sent satisfies a predicate.
@@ -346,14 +415,19 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
-      isMatching, expecting: "an action matching the predicate", timeout: timeout,
-      assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
+      matching: isMatching,
+      failureMessage: "Expected to receive an action matching predicate, but didn't get one.",
+      unexpected: { describeAction($0, indent: 2) },
+      timeout: timeout, expectation: StateExpectation.update(updateStateToExpectedResult), at: location)
   }
 
   /// Asserts that the next action an effect sent satisfies a predicate, which failure
   /// messages name with `expectation`: `receive({ … }, expecting: "an action in the case
-  /// .response.failure")` fails with "(Expected an action in the case .response.failure.)".
+  /// .response.failure")` fails with "Expected to receive an action in the case
+  /// .response.failure, but didn't get one.", or with the action received and
+  /// "(Expected an action in the case .response.failure.)".
   public func receive(
     _ isMatching: (_ action: Action) -> Bool,
     expecting expectation: String,
@@ -385,95 +459,112 @@ public final class TestStore<State: Equatable, Action> {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
       matching: isMatching,
-      unexpected: { actual in
-        """
-        Received unexpected action:
-
-            \(describeAction(actual).indent(by: 4).dropFirst(4))
-
-        (Expected \(expectedDescription).)
-        """
-      },
-      expectedDescription: expectedDescription,
+      failureMessage: "Expected to receive \(expectedDescription), but didn't get one.",
+      unexpected: { "\(describeAction($0, indent: 2))\n\n(Expected \(expectedDescription).)" },
       timeout: timeout, expectation: expectation, at: location)
   }
 
+  /// A `receive`, as TCA's: waits (while effects are in flight) for an action, or, when not
+  /// exhaustive, for a matching one; then takes it (``takeReceivedAction``).
   private func receive(
     matching isMatching: (Action) -> Bool,
+    failureMessage: @autoclosure () -> String,
     unexpected: (Action) -> String,
-    expectedDescription: @autoclosure () -> String,
     timeout: Duration?,
     expectation: StateExpectation<State>?,
     at location: Location
   ) async {
-    let timeout = timeout ?? self.timeout
-    switch exhaustivity {
-    case .on:
-      guard await waitForReceivedAction(timeout: timeout, at: location) else { return }
-      // `remove(at:)`, not `removeFirst()`: unspecialised, the protocol's `removeFirst` went
-      // through `replaceSubrange` and its generic metadata, 7% of a step with an effect.
-      let item = received.remove(at: 0)
-      if !isMatching(item.action) {
-        report(unexpected(item.action), at: location)
-      }
-      checkState(
-        before: item.before, after: item.after, expected: expectation, stackIDBefore: item.stackIDBefore,
-        at: location)
-    case .off(let showSkipped):
-      let deadline = ContinuousClock.now.advanced(by: timeout)
-      while true {
-        if let index = received.firstIndex(where: { isMatching($0.action) }) {
-          if showSkipped {
-            for item in received[..<index] { note("Skipped receiving \(describeAction(item.action))", at: location) }
-          }
-          let item = received[index]
-          received.removeSubrange(...index)
-          checkState(
-            before: item.before, after: item.after, expected: expectation, stackIDBefore: item.stackIDBefore,
-            at: location)
-          return
-        }
-        if !runtime.hasRunning || ContinuousClock.now >= deadline {
-          report(
-            """
-            Expected to receive \(expectedDescription()), but received none\
-            \(runtime.running.isEmpty ? "" : " after \(formatSeconds(timeout))").\
-            \(received.isEmpty ? "" : " The actions received that do not match: \(dumpActions(received.map(\.action)))")
-            """, at: location)
-          return
-        }
-        await idle()
-      }
+    if runtime.hasRunning {
+      await waitForReceivedAction(matching: isMatching, timeout: timeout ?? self.timeout, at: location)
     }
+    takeReceivedAction(
+      matching: isMatching, failureMessage: failureMessage(), unexpected: unexpected, expectation: expectation,
+      at: location)
   }
 
-  /// Waits until an effect sends an action; reports a failure and returns `false` when none arrives.
-  private func waitForReceivedAction(timeout: Duration, at location: Location) async -> Bool {
+  /// Whether `receive` has an action to take: any action when exhaustive, a matching one when not.
+  private func hasReceivedAction(matching isMatching: (Action) -> Bool) -> Bool {
     // `receivedCount`, not `received.isEmpty`: unspecialised, each use of `received` asks the
     // runtime for the metadata of `Received` (a third of those asked for in a step with an effect).
-    if receivedCount != 0 { return true }
+    if exhaustivity == .on { return receivedCount != 0 }
+    return received.contains { isMatching($0.action) }
+  }
+
+  /// Waits until `receive` has an action to take. Reports a failure when the effects are still
+  /// in flight after `timeout`; stops waiting, reporting nothing, when they all end first (the
+  /// action `receive` wanted then never arrives, which it reports).
+  private func waitForReceivedAction(
+    matching isMatching: (Action) -> Bool, timeout: Duration, at location: Location
+  ) async {
+    if hasReceivedAction(matching: isMatching) { return }
     await letEffectsRun()
     let deadline = ContinuousClock.now.advanced(by: timeout)
-    while receivedCount == 0 {
-      let inFlight = runtime.running.count
-      if inFlight == 0 {
-        report(
-          "Expected to receive an action, but received none. No effects are in flight, so none can arrive.",
-          at: location)
-        return false
-      }
+    while !hasReceivedAction(matching: isMatching) {
+      guard runtime.hasRunning else { return }
       if ContinuousClock.now >= deadline {
+        let timeoutAdvice =
+          timeout != self.timeout
+          ? #"try increasing the duration of this assertion's "timeout""#
+          : #"configure this assertion with an explicit "timeout""#
         report(
           """
-          Expected to receive an action, but received none after \(formatSeconds(timeout)). \
-          \(plural(inFlight, "effect")) \(inFlight == 1 ? "is" : "are") still in flight: an effect may need \
-          more time (a longer timeout), or an effect may be waiting on a test clock that needs to advance.
+          Expected to receive \(exhaustivity == .on ? "an action" : "a matching action"), but received none\
+          \(timeout > .zero ? " after \(formatSeconds(timeout))" : "").
+
+          There are effects in-flight. If the effect that delivers this action uses a \
+          clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you \
+          wait enough time for it to perform the effect. If you are using a test \
+          clock/scheduler, advance it so that the effects may complete, or consider using \
+          an immediate clock/scheduler to immediately perform the effect instead.
+
+          If you are not yet using a clock/scheduler, or can not use a clock/scheduler, \
+          \(timeoutAdvice).
           """, at: location)
-        return false
+        return
       }
       await idle()
     }
-    return true
+  }
+
+  /// Takes the next received action, as TCA does: reports `failureMessage` when there is none
+  /// (or, when not exhaustive, none that matches, after skipping those before it); reports the
+  /// action when it does not match; otherwise checks the state it left against the state of
+  /// the last step asserted. The store's ``state`` becomes the state the action left, whether
+  /// it matched or not.
+  private func takeReceivedAction(
+    matching isMatching: (Action) -> Bool,
+    failureMessage: @autoclosure () -> String,
+    unexpected: (Action) -> String,
+    expectation: StateExpectation<State>?,
+    at location: Location
+  ) {
+    guard receivedCount != 0 else {
+      report(failureMessage(), at: location)
+      return
+    }
+    if exhaustivity != .on {
+      guard let index = received.firstIndex(where: { isMatching($0.action) }) else {
+        report(failureMessage(), at: location)
+        return
+      }
+      if index > 0 {
+        if case .off(showSkippedAssertions: true) = exhaustivity {
+          for item in received[..<index] { note("Skipped receiving \(describeAction(item.action))", at: location) }
+        }
+        state = received[index - 1].state
+        received.removeSubrange(..<index)
+      }
+    }
+    // `remove(at:)`, not `removeFirst()`: unspecialised, the protocol's `removeFirst` went
+    // through `replaceSubrange` and its generic metadata, 7% of a step with an effect.
+    let item = received.remove(at: 0)
+    if isMatching(item.action) {
+      checkState(
+        before: state, after: item.state, expected: expectation, stackIDBefore: item.stackIDBefore, at: location)
+    } else {
+      report("Received unexpected action:\n\n\(unexpected(item.action))", at: location)
+    }
+    state = item.state
   }
 
   /// Lets the effects in flight run up to their next suspension (``EffectRuntime/letRun(turns:)``).
@@ -571,6 +662,7 @@ public final class TestStore<State: Equatable, Action> {
     if case .off(showSkippedAssertions: true) = exhaustivity {
       for item in received { note("Skipped receiving \(describeAction(item.action))", at: location) }
     }
+    state = received[received.count - 1].state
     received.removeAll()
   }
 
@@ -599,7 +691,8 @@ public final class TestStore<State: Equatable, Action> {
     runtime.cancelAll()
   }
 
-  /// Asserts the current state, without sending anything: the closure must not change it.
+  /// Asserts the current state (``state``: as of the last step asserted), without sending
+  /// anything: the closure must not change it. It runs with the store's dependencies.
   public func assert(
     _ updateStateToExpectedResult: (_ state: inout State) throws -> Void,
     fileID: StaticString = #fileID,
@@ -610,7 +703,7 @@ public final class TestStore<State: Equatable, Action> {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     var expected = state
     do {
-      try updateStateToExpectedResult(&expected)
+      try withExpectationDependencies(stackIDBefore: nil) { try updateStateToExpectedResult(&expected) }
     } catch {
       report("Threw error: \(error)", at: location)
       return
@@ -654,24 +747,7 @@ public final class TestStore<State: Equatable, Action> {
       }
       for origin in runtime.hasRunning ? uniqueOrigins(runtime.running) : [] {
         report(
-          """
-          An effect returned for this action is still running. It must complete before the end of the test.
-
-            Action:
-              \(origin.action.indent(by: 6).dropFirst(6))
-
-          To fix, make every effect that this action starts finish by the end of the test:
-
-          • If an effect sleeps on a test clock, advance the clock (a spec step "advance:") far \
-          enough for it to wake up, or use an immediate clock.
-
-          • If an effect waits for a response held with "after:", advance the clock past it.
-
-          • If an effect is long-living (a timer, a stream), make it cancellable and cancel it \
-          from another action, or skip it explicitly with "skipInFlightEffects".
-
-          • If an effect only needs a moment, wait for it with "finish".
-          """,
+          "\(TestStoreMessage.effectStillRunning)\n\n\(TestStoreMessage.effectStillRunningAdvice)",
           at: Location(fileID: origin.fileID, filePath: origin.filePath, line: origin.line, column: origin.column))
       }
     }
@@ -696,7 +772,7 @@ public final class TestStore<State: Equatable, Action> {
   /// The operation returns nothing and stores the effect: with `Effect<Action>` as the result
   /// type of the generic `withValue`, each call would ask for its generic metadata.
   private func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
-    Self.reduce(&state, action, with: reducer, dependencies: dependencies)
+    Self.reduce(&state, action, with: reducer, dependencies: reducerDependencies)
   }
 
   /// `nonisolated`: the operation, a closure, would otherwise check at every call that it
@@ -712,13 +788,12 @@ public final class TestStore<State: Equatable, Action> {
     return effect!
   }
 
-  /// An action that an effect sent: runs the reducer on it and queues it with its states.
+  /// An action that an effect sent: runs the reducer on it and queues it with the state it
+  /// left. ``state`` stays as it is until a `receive` takes the action.
   private func receive(_ action: Action, origin: EffectOrigin) {
-    let before = state
     let stackIDBefore = stackIDs.peek()
-    let effect = reduce(&state, action)
-    received.append(
-      Received(action: action, before: before, after: state, origin: origin, stackIDBefore: stackIDBefore))
+    let effect = reduce(&reducerState, action)
+    received.append(Received(action: action, state: reducerState, origin: origin, stackIDBefore: stackIDBefore))
     runtime.start(effect, origin: origin)
   }
 
@@ -726,11 +801,6 @@ public final class TestStore<State: Equatable, Action> {
     before: State, after: State, expected expectation: StateExpectation<State>?,
     stackIDBefore: StackElementID, at location: Location
   ) {
-    // Only a store whose reducer has handed out stack element ids needs the assertion to
-    // hand out the same ones; elsewhere the closure runs as it is, saving a task-local
-    // scope per step (an assertion that appends to a stack the reducer did not touch fails
-    // whatever id it gets).
-    let usesStackIDs = stackIDBefore.generation > 0 || stackIDs.peek().generation > 0
     switch exhaustivity {
     case .on:
       var expected = before
@@ -738,10 +808,9 @@ public final class TestStore<State: Equatable, Action> {
       // metadata of an optional of the (generic) expectation.
       if let expectation {
         do {
-          expected =
-            try usesStackIDs
-            ? withExpectationDependencies(stackIDBefore: stackIDBefore) { try expectation.expected(before, after) }
-            : expectation.expected(before, after)
+          expected = try withExpectationDependencies(stackIDBefore: stackIDBefore) {
+            try expectation.expected(before, after)
+          }
         } catch {
           report("Threw error: \(error)", at: location)
           return
@@ -763,28 +832,30 @@ public final class TestStore<State: Equatable, Action> {
           """, at: location)
       }
     case .off(let showSkipped):
-      let expectation = expectation.map { expectation in
-        guard usesStackIDs else { return expectation }
-        return StateExpectation<State> { start, actual in
-          try self.withExpectationDependencies(stackIDBefore: stackIDBefore) {
-            try expectation.expected(start, actual)
-          }
-        }
-      }
-      checkStateNonExhaustively(before: before, after: after, expected: expectation, showSkipped: showSkipped, at: location)
+      checkStateNonExhaustively(
+        before: before, after: after, expected: expectation, stackIDBefore: stackIDBefore, showSkipped: showSkipped,
+        at: location)
     }
   }
 
   /// The `.off` half of ``checkState``, apart: its optional state would otherwise make every
   /// check ask for the metadata of `State?`.
+  ///
+  /// As in TCA, the closure changes the actual state, and only what it changes is checked.
+  /// With `showSkippedAssertions`, it also runs on the state the step started from, with what
+  /// it reports handed over as expected issues, and a difference from the actual state is
+  /// noted.
   @inline(never)
   private func checkStateNonExhaustively(
-    before: State, after: State, expected expectation: StateExpectation<State>?, showSkipped: Bool, at location: Location
+    before: State, after: State, expected expectation: StateExpectation<State>?, stackIDBefore: StackElementID,
+    showSkipped: Bool, at location: Location
   ) {
     var expectedFromActual = after
     if let expectation {
       do {
-        expectedFromActual = try expectation.expected(after, after)
+        expectedFromActual = try withExpectationDependencies(stackIDBefore: stackIDBefore) {
+          try expectation.expected(after, after)
+        }
       } catch {
         report("Threw error: \(error)", at: location)
         return
@@ -795,7 +866,13 @@ public final class TestStore<State: Equatable, Action> {
       return
     }
     if showSkipped {
-      let expected = (try? expectation?.expected(before, after)) ?? before
+      var expected = before
+      if let expectation {
+        expected = withIssuesExpected {
+          (try? withExpectationDependencies(stackIDBefore: stackIDBefore) { try expectation.expected(before, after) })
+            ?? before
+        }
+      }
       if expected != after {
         note(stateMismatch(expected: expected, actual: after), at: location)
       }
@@ -807,27 +884,49 @@ public final class TestStore<State: Equatable, Action> {
   private func stateMismatch(
     _ heading: String = "A state change does not match expectation.", expected: State, actual: State
   ) -> String {
-    """
-    \(heading)
+    guard let difference = diff(expected, actual, format: .proportional) else {
+      // The states differ but dump the same (an `==` that compares something unprinted).
+      return """
+        \(heading)
 
-    \(stateDiff(expected, actual).indent(by: 4))
+        Expected:
+        \(String(describing: expected).indent(by: 2))
 
-    (Expected: −, Actual: +)
-    """
+        Actual:
+        \(String(describing: actual).indent(by: 2))
+        """
+    }
+    return """
+      \(heading)
+
+      \(difference.indent(by: 4))
+
+      (Expected: −, Actual: +)
+      """
   }
 
-  /// Runs an assertion closure as TCA does: with the store's dependencies, and a stack element
-  /// id generator that starts where the reducer's started for the action.
-  private func withExpectationDependencies<R>(stackIDBefore: StackElementID, _ body: () throws -> R) rethrows -> R {
+  /// Runs an assertion closure as TCA does: with the store's dependencies, with a stack
+  /// element id generator that starts where the reducer's started for the action (when one
+  /// is given and the reducer has handed out ids), and, when the store is not exhaustive, with
+  /// `XCTModify` not requiring a change.
+  private func withExpectationDependencies<R>(stackIDBefore: StackElementID?, _ body: () throws -> R) rethrows -> R {
     var values = dependencies
-    values.stackElementID = StackElementIDGenerator(next: stackIDBefore)
-    return try DependencyValues.$_current.withValue(values) { try body() }
+    // Only a store whose reducer has handed out stack element ids needs the assertion to hand
+    // out the same ones (an assertion that appends to a stack the reducer did not touch fails
+    // whatever id it gets): elsewhere the dependencies are used as they are.
+    if let stackIDBefore, stackIDBefore.generation > 0 || stackIDs.peek().generation > 0 {
+      values.stackElementID = StackElementIDGenerator(next: stackIDBefore)
+    }
+    return try DependencyValues.$_current.withValue(values) {
+      guard exhaustivity != .on else { return try body() }
+      return try XCTModifyLocals.$isExhaustive.withValue(false) { try body() }
+    }
   }
 
-  /// The diff of two states that are not equal (computed only then: dumping is not free).
-  private func stateDiff(_ expected: State, _ actual: State) -> String {
-    diff(expected, actual, format: .proportional)
-      ?? "(the states differ, but print the same: check the type's == and its description)"
+  /// Runs `body` with the issues it reports handed to the issue reporters as expected issues,
+  /// which are not failures: the skipped assertions of a store with `showSkippedAssertions`.
+  private func withIssuesExpected<R>(_ body: () throws -> R) rethrows -> R {
+    try withIssueReporters([ExpectingIssueReporter(reporters: IssueReporters.current)]) { try body() }
   }
 
   private func report(_ message: String, at location: Location) {
@@ -860,28 +959,35 @@ public struct TestStoreTask {
   /// waits by default, as in TCA.
   let timeout: Duration
 
-  init<Action>(runtime: EffectRuntime<Action>, pieces: [EffectPiece], timeout: Duration) {
+  /// The task of the effects started under `anchor` (``TestStore``'s `start`): those the
+  /// action started, and those started for the actions they sent.
+  init<Action>(runtime: EffectRuntime<Action>, anchor: EffectPiece?, timeout: Duration) {
     self.timeout = timeout
-    guard !pieces.isEmpty else {
+    guard let anchor else {
       // No effect started: closures that capture nothing, which cost no allocation.
       self.cancelAll = {}
       self.isRunning = { false }
       self.wasCancelled = { false }
       return
     }
-    self.cancelAll = { for piece in pieces { runtime.cancel(piece) } }
-    self.isRunning = { pieces.contains { !$0.isFinished } }
-    self.wasCancelled = { pieces.contains { $0.isCancelled } }
+    self.cancelAll = {
+      anchor.isCancelled = true
+      runtime.cancelTree(anchor)
+    }
+    self.isRunning = { anchor.isActive }
+    self.wasCancelled = { anchor.isCancelled || anchor.spawned.contains { $0.isCancelled } }
   }
 
-  /// Cancels the effects.
+  /// Cancels the effects: those the action started, and, as in TCA, those started for the
+  /// actions they sent.
   public func cancel() async {
     cancelAll()
     await Task.megaYield()
   }
 
-  /// Waits for the effects to finish; reports a failure when they still run after the timeout
-  /// (by default, the store's `timeout` when the action was sent).
+  /// Waits for the effects to finish (those the action started, and those started for the
+  /// actions they sent); reports a failure when they still run after the timeout (by default,
+  /// the store's `timeout` when the action was sent).
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
@@ -926,6 +1032,38 @@ public struct TestStoreTask {
 
 // MARK: - Text
 
+/// Texts of test store failures that the spec runner words again for spec authors.
+package enum TestStoreMessage {
+  /// The heading of the failure of an effect still running at the end of a test, reported at
+  /// the `send` that started it, in TCA's words.
+  package static let effectStillRunning =
+    "An effect returned for this action is still running. It must complete before the end of the test."
+
+  /// What the failure of an effect still running says to do, in TCA's words.
+  package static let effectStillRunningAdvice = """
+    To fix, inspect any effects the reducer returns for this action and ensure that all of \
+    them complete by the end of the test. There are a few reasons why an effect may not have \
+    completed:
+
+    If using async/await in your effect, it may need a little bit of time to properly \
+    finish. To fix you can simply perform "await store.finish()" at the end of your test.
+
+    If an effect uses a clock (or scheduler, via "receive(on:)", "delay", "debounce", etc.), \
+    make sure that you wait enough time for it to perform the effect. If you are using a test \
+    clock/scheduler, advance it so that the effects may complete, or consider using an \
+    immediate clock/scheduler to immediately perform the effect instead.
+
+    If you are returning a long-living effect (timers, notifications, subjects, etc.), \
+    then make sure those effects are torn down by marking the effect ".cancellable" and \
+    returning a corresponding cancellation effect ("Effect.cancel") from another action, or, \
+    if your effect is driven by a Combine subject, send it a completion.
+
+    If you do not wish to assert on these effects, perform "await \
+    store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
+    "store.exhaustivity = .off".
+    """
+}
+
 /// `1 received action`, `2 received actions`.
 func plural(_ count: Int, _ noun: String) -> String {
   "\(count) \(noun)\(count == 1 ? "" : "s")"
@@ -937,11 +1075,37 @@ func formatSeconds(_ duration: Duration) -> String {
   return "\(seconds) seconds"
 }
 
-/// An action as `customDump` writes it, on as many lines as it needs.
-func describeAction(_ action: Any) -> String {
+/// An action as `customDump` writes it, on as many lines as it needs, every line indented
+/// by `indent` spaces.
+func describeAction(_ action: Any, indent: Int = 0) -> String {
   var text = ""
-  customDump(action, to: &text)
+  customDump(action, to: &text, indent: indent)
   return text
+}
+
+/// Hands every issue reported to it to `reporters` as an expected issue.
+struct ExpectingIssueReporter: IssueReporter {
+  let reporters: [any IssueReporter]
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?, severity: IssueSeverity, fileID: StaticString, filePath: StaticString,
+    line: UInt, column: UInt
+  ) {
+    let message = message()
+    for reporter in reporters {
+      reporter.expectIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  }
+
+  func reportIssue(
+    _ error: any Error, _ message: @autoclosure () -> String?, fileID: StaticString, filePath: StaticString,
+    line: UInt, column: UInt
+  ) {
+    let message = message()
+    for reporter in reporters {
+      reporter.expectIssue(error, message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  }
 }
 
 /// `[\n  [0]: Counter.Action.increment\n]`, as TCA lists unhandled actions.
@@ -966,9 +1130,14 @@ extension String {
 /// actions with `receive`, as in TCA.
 extension TestStore {
   /// For recorders (`reducer-spec record`): the actions that effects sent and that no
-  /// `receive` has taken yet, oldest first, each with the state before and after it.
+  /// `receive` has taken yet, oldest first, each with the state before it (``state`` for the
+  /// first, then the state the one before left) and after it.
   package var receivedActions: [(action: Action, before: State, after: State)] {
-    received.map { ($0.action, $0.before, $0.after) }
+    var before = state
+    return received.map { item in
+      defer { before = item.state }
+      return (item.action, before, item.state)
+    }
   }
 
   /// For recorders: waits, up to `timeout` (the store's by default), until an effect has sent
@@ -982,8 +1151,12 @@ extension TestStore {
     }
   }
 
-  /// For recorders: takes the oldest `count` received actions off the queue, as if received.
+  /// For recorders: takes the oldest `count` received actions off the queue, as if received:
+  /// ``state`` becomes the state the last of them left.
   package func removeReceivedActions(_ count: Int) {
-    received.removeFirst(Swift.min(count, received.count))
+    let count = Swift.min(count, received.count)
+    guard count > 0 else { return }
+    state = received[count - 1].state
+    received.removeFirst(count)
   }
 }

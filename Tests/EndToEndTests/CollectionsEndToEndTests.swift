@@ -46,18 +46,17 @@ import Testing
                   - send: onAppear
                     ^
 
-              Action:
-                Checklist.Action.onAppear
+            To fix, make every effect that this action starts finish by the end of the scenario:
 
-            To fix, make every effect that this action starts finish by the end of the test:
+            • If an effect sleeps on a test clock, add an "advance:" step that moves the clock far enough for it to wake up.
 
-            • If an effect sleeps on a test clock, advance the clock (a spec step "advance:") far enough for it to wake up, or use an immediate clock.
+            • If an effect waits for a response held with "after:", add an "advance:" step past it.
 
-            • If an effect waits for a response held with "after:", advance the clock past it.
+            • If an effect is long-living (a timer, a stream), cancel it with a later action, or name the send with "as:" and add a "cancel:" step for it.
 
-            • If an effect is long-living (a timer, a stream), make it cancellable and cancel it from another action, or skip it explicitly with "skipInFlightEffects".
+            • If an effect only needs a moment, add a "finish: true" step.
 
-            • If an effect only needs a moment, wait for it with "finish".
+            To leave the effects running unchecked, add a "skipInFlightEffects: true" step, or check less with "exhaustivity: off".
 
         Tests/Fixtures/checklist/invalid/emit-endpoint.yaml
           ✗ Tests/Fixtures/checklist/invalid/emit-endpoint.yaml:8:17: error: cannot emit into `searchClient.search`: it is not a stream (a stream endpoint returns an `AsyncStream`, is registered with `.stream(…)`, and is stubbed `{ stream: open }`); Tally has no stream endpoints
@@ -84,9 +83,9 @@ import Testing
           ✓ A timer runs until it is cancelled (TIME)
           ✓ A timer stopped by an action (TIME)
           ✓ Only what is asserted counts (TIME)
-            Tests/Fixtures/checklist/passing.yaml:81:9: note: Skipped receiving Checklist.Action.tick
-            Tests/Fixtures/checklist/passing.yaml:81:9: note: Skipped receiving Checklist.Action.tick
-            Tests/Fixtures/checklist/passing.yaml:81:9: note: Skipped receiving Checklist.Action.tick
+            Tests/Fixtures/checklist/passing.yaml:79:9: note: Skipped receiving Checklist.Action.tick
+            Tests/Fixtures/checklist/passing.yaml:79:9: note: Skipped receiving Checklist.Action.tick
+            Tests/Fixtures/checklist/passing.yaml:79:9: note: Skipped receiving Checklist.Action.tick
 
         3 files could not run.
         6 passed, 3 failed, 0 skipped

@@ -53,18 +53,17 @@ import Testing
                   - send: start
                     ^
 
-              Action:
-                Forever.Action.start
+            To fix, make every effect that this action starts finish by the end of the scenario:
 
-            To fix, make every effect that this action starts finish by the end of the test:
+            • If an effect sleeps on a test clock, add an "advance:" step that moves the clock far enough for it to wake up.
 
-            • If an effect sleeps on a test clock, advance the clock (a spec step "advance:") far enough for it to wake up, or use an immediate clock.
+            • If an effect waits for a response held with "after:", add an "advance:" step past it.
 
-            • If an effect waits for a response held with "after:", advance the clock past it.
+            • If an effect is long-living (a timer, a stream), cancel it with a later action, or name the send with "as:" and add a "cancel:" step for it.
 
-            • If an effect is long-living (a timer, a stream), make it cancellable and cancel it from another action, or skip it explicitly with "skipInFlightEffects".
+            • If an effect only needs a moment, add a "finish: true" step.
 
-            • If an effect only needs a moment, wait for it with "finish".
+            To leave the effects running unchecked, add a "skipInFlightEffects: true" step, or check less with "exhaustivity: off".
           ✗ A reducer that never returns (TIME)
             Tests/Fixtures/specs/forever.yaml:15:5: error: the scenario timed out after 1s in the step at Tests/Fixtures/specs/forever.yaml:17:9
 

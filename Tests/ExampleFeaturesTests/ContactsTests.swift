@@ -93,7 +93,15 @@ import Testing
     await store.receive(.delegate(.saveContact(blob)))
     await store.finish()
     #expect(dismissed.value == 1)
-    await store.send(.cancelButtonTapped).finish()
+    // As in TCA, a feature that dismisses itself at the root dismisses the store: cancelling
+    // is tried on a store of its own.
+    #expect(store.isDismissed)
+    let cancelling = TestStore(initialState: AddContact.State(contact: blob)) {
+      AddContact()
+    } withDependencies: {
+      $0.dismiss = DismissEffect { dismissed.withValue { $0 += 1 } }
+    }
+    await cancelling.send(.cancelButtonTapped).finish()
     #expect(dismissed.value == 2)
   }
 

@@ -86,7 +86,7 @@ import Testing
       await store.send(.newGame(.xPlayerNameChanged("Blob")))
     }
     #expect(issues.count == 1)
-    #expect(issues.first?.contains("received a child action when the state was in another case") == true)
+    #expect(issues.first?.contains("received a child action when child state was set to a different case") == true)
     #expect(issues.first?.contains("TicTacToe.swift") == true)
   }
 
@@ -96,7 +96,7 @@ import Testing
       await store.send(.login(.emailChanged("blob@example.com")))
     }
     #expect(issues.count == 1)
-    #expect(issues.first?.contains("received a child action when the state was in another case") == true)
+    #expect(issues.first?.contains("received a child action when child state was set to a different case") == true)
   }
 
   @Test func codableShapes() throws {

@@ -366,16 +366,30 @@ private func expectNoIssues(
         ReportedIssue(
           message: """
             A "Scope" at "ReducerCoreTests/CompositionTests.swift:\(scopeLine)" received a child action when \
-            the state was in another case. …
+            child state was set to a different case.
 
               Action:
                 Mode.Action.editing(.bump)
               State:
-                Mode.State.viewing(3)
+                Mode.State.viewing
 
-            An action for a case of an enum state can only be handled while the state is in that case. \
-            Make sure the action is sent only then, or cancel the effects that send it when the state \
-            changes case.
+            This is generally considered an application logic error, and can happen for a few \
+            reasons:
+
+            A parent reducer set "Mode.State" to a different case before the \
+            scoped reducer ran. Child reducers must run before any parent reducer sets child state \
+            to a different case. This ensures that child reducers can handle their actions while \
+            their state is still available. Consider using "Reducer.ifCaseLet" to embed this \
+            child reducer in the parent reducer that change its state to ensure the child reducer \
+            runs first.
+
+            An in-flight effect emitted this action when child state was unavailable. While it may \
+            be perfectly reasonable to ignore this action, consider canceling the associated effect \
+            before child state changes to another case, especially if it is a long-living effect.
+
+            This action was sent to the store while state was another case. Make sure that actions \
+            for this reducer can only be sent from a store when state is set to the appropriate \
+            case. In SwiftUI applications, use "SwitchStore".
             """,
           line: scopeLine)
       ])
@@ -397,17 +411,28 @@ private func expectNoIssues(
       issues == [
         ReportedIssue(
           message: """
-            A "Scope" at "ReducerCoreTests/CompositionTests.swift:\(ifCaseLetLine)" received a child action when \
-            the state was in another case. …
+            An "ifCaseLet" at "ReducerCoreTests/CompositionTests.swift:\(ifCaseLetLine)" received a child \
+            action when child state was set to a different case.
 
               Action:
                 Mode.Action.editing(.bump)
               State:
                 Mode.State.viewing(2)
 
-            An action for a case of an enum state can only be handled while the state is in that case. \
-            Make sure the action is sent only then, or cancel the effects that send it when the state \
-            changes case.
+            This is generally considered an application logic error, and can happen for a few reasons:
+
+            A parent reducer set "Mode.State" to a different case before this \
+            reducer ran. This reducer must run before any other reducer sets child state to a \
+            different case. This ensures that child reducers can handle their actions while their \
+            state is still available.
+
+            An in-flight effect emitted this action when child state was unavailable. While it may \
+            be perfectly reasonable to ignore this action, consider canceling the associated effect \
+            before child state changes to another case, especially if it is a long-living effect.
+
+            This action was sent to the store while state was another case. Make sure that actions \
+            for this reducer can only be sent from a store when state is set to the appropriate \
+            case. In SwiftUI applications, use "SwitchStore".
             """,
           line: ifCaseLetLine)
       ])
@@ -443,7 +468,7 @@ private func expectNoIssues(
   }
 
   @Test
-  func scopeIssueAlignsAMultiLineStateAndActionUnderTheirFirstLine() async {
+  func scopeIssueNamesTheCasesOfTheStateAndTheAction() async {
     let scopeLine: UInt = #line + 3
     let issues = await collectIssues {
       let store = TestStore<Session.State, Session.Action>(initialState: .home(Home.State(email: "blob@example.com"))) {
@@ -456,20 +481,30 @@ private func expectNoIssues(
         ReportedIssue(
           message: """
             A "Scope" at "ReducerCoreTests/CompositionTests.swift:\(scopeLine)" received a child action when \
-            the state was in another case. …
+            child state was set to a different case.
 
               Action:
-                Session.Action.login(
-                  .emailChanged("x")
-                )
+                Session.Action.login(.emailChanged)
               State:
-                Session.State.home(
-                  Home.State(email: "blob@example.com")
-                )
+                Session.State.home
 
-            An action for a case of an enum state can only be handled while the state is in that case. \
-            Make sure the action is sent only then, or cancel the effects that send it when the state \
-            changes case.
+            This is generally considered an application logic error, and can happen for a few \
+            reasons:
+
+            A parent reducer set "Session.State" to a different case before the \
+            scoped reducer ran. Child reducers must run before any parent reducer sets child state \
+            to a different case. This ensures that child reducers can handle their actions while \
+            their state is still available. Consider using "Reducer.ifCaseLet" to embed this \
+            child reducer in the parent reducer that change its state to ensure the child reducer \
+            runs first.
+
+            An in-flight effect emitted this action when child state was unavailable. While it may \
+            be perfectly reasonable to ignore this action, consider canceling the associated effect \
+            before child state changes to another case, especially if it is a long-living effect.
+
+            This action was sent to the store while state was another case. Make sure that actions \
+            for this reducer can only be sent from a store when state is set to the appropriate \
+            case. In SwiftUI applications, use "SwitchStore".
             """,
           line: scopeLine)
       ])

@@ -306,9 +306,10 @@ private func expectNoIssues(
     await expectNoIssues {
       let store = TestStore(initialState: EffectsFeature.State()) { EffectsFeature() }
       await store.send(.sendAtOnce)
-      // The action was already processed during `send`: its state change is visible and
-      // no effect is in flight.
-      #expect(store.state.log == ["sent"])
+      // The action was already processed during `send`, and no effect is in flight; as in
+      // TCA, `state` changes when the action is received.
+      #expect(store.receivedActions.map(\.action) == [.logged("sent")])
+      #expect(store.state.log == [])
       #expect(store.effectsInFlight.isEmpty)
       await store.receive(.logged("sent"), timeout: .zero) { $0.log = ["sent"] }
     }
@@ -637,7 +638,7 @@ private func expectNoIssues(
       gate.open()
       await task.finish(timeout: .seconds(10))
       #expect(store.effectsInFlight.isEmpty)
-      #expect(store.state.log == ["worked"])
+      #expect(store.receivedActions.map(\.action) == [.logged("worked")])
       await store.receive(.logged("worked")) { $0.log = ["worked"] }
     }
   }
@@ -669,7 +670,7 @@ private func expectNoIssues(
       gate.open()
       await store.finish(timeout: .seconds(10))
       #expect(store.effectsInFlight.isEmpty)
-      #expect(store.state.log == ["worked"])
+      #expect(store.receivedActions.map(\.action) == [.logged("worked")])
       await store.receive(.logged("worked")) { $0.log = ["worked"] }
     }
   }
@@ -729,7 +730,10 @@ private func expectNoIssues(
         await store.send(.start(count: 50, yieldsFactor: 7))
         // Waits for every effect without asserting the queue, which `finish` does when exhaustive.
         await store.withExhaustivity(.off) { await store.finish() }
-        let order = store.state
+        let order = store.receivedActions.compactMap { item -> Int? in
+          guard case .value(let index) = item.action else { return nil }
+          return index
+        }
         #expect(order.sorted() == Array(0..<50))
         if let firstOrder {
           #expect(order == firstOrder)

@@ -358,22 +358,30 @@ import Testing
   }
 
   @Test func dismissWithAnAnimationDismisses() async {
+    // One store each: the first dismissal dismisses the store (as in TCA), and its effects
+    // are cancelled.
     let isDismissed = LockIsolated(0)
-    await expectNoIssues {
-      let store = TestStore(initialState: 0) {
-        Reduce<Int, Int> { _, _ in
-          .run { _ in
-            @Dependency(\.dismiss) var dismiss
-            @Dependency(\.isPresented) var isPresented
-            #expect(isPresented)
-            await dismiss(animation: .default)
-            await dismiss(transaction: Transaction())
+    for animated in [true, false] {
+      await expectNoIssues {
+        let store = TestStore(initialState: 0) {
+          Reduce<Int, Int> { _, _ in
+            .run { _ in
+              @Dependency(\.dismiss) var dismiss
+              @Dependency(\.isPresented) var isPresented
+              #expect(isPresented)
+              if animated {
+                await dismiss(animation: .default)
+              } else {
+                await dismiss(transaction: Transaction())
+              }
+            }
           }
+        } withDependencies: {
+          $0.dismiss = DismissEffect { isDismissed.withValue { $0 += 1 } }
         }
-      } withDependencies: {
-        $0.dismiss = DismissEffect { isDismissed.withValue { $0 += 1 } }
+        await store.send(1)
+        #expect(store.isDismissed)
       }
-      await store.send(1)
     }
     #expect(isDismissed.value == 2)
     #expect(DependencyValues().isPresented == false)

@@ -107,7 +107,7 @@ import Testing
     }
     #expect(issues.map(\.line) == [line])
     #expect(issues.first?.message.hasPrefix("Received unexpected action:\n\n") == true)
-    #expect(issues.first?.message.hasSuffix("\n\n(Expected: −, Received: +)") == true)
+    #expect(issues.first?.message.hasSuffix("\n\n(Expected: −, Actual: +)") == true)
   }
 
   @Test func aTaskWaitsForTheStoresTimeoutByDefault() async {

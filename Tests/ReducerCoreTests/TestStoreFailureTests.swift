@@ -104,13 +104,17 @@ import Testing
   }
 
   @Test func sendingBeforeReceiving() async {
-    var line: UInt = 0
+    var lines: [UInt] = []
     let issues = await collectIssues {
       let store = TestStore(initialState: 0) { PingPong.reducer }
       await store.send(.ping)
-      line = #line + 1
+      lines.append(#line + 1)
       await store.send(.ping)
-      // As in TCA, the send still happens and the queue stays: both pongs are received, in order.
+      // As in TCA, the send still happens and the queue stays: both pongs are received, in
+      // order. The send is checked from the state of the last step asserted (0) against the
+      // state it left, which the first pong had already changed; the first pong then leaves
+      // the state that the send was taken to leave.
+      lines.append(#line + 1)
       await store.receive(.pong) { $0 = 1 }
       await store.receive(.pong) { $0 = 2 }
     }
@@ -123,7 +127,23 @@ import Testing
             Unhandled actions: [
               [0]: .pong
             ]
-            """, line: line)
+            """, line: lines[0]),
+        ReportedIssue(
+          message: """
+            State was not expected to change, but a change occurred.
+
+                − 0
+                + 1
+
+            (Expected: −, Actual: +)
+            """, line: lines[0]),
+        ReportedIssue(
+          message: """
+            Expected state to change, but no change occurred.
+
+            The trailing closure made no observable modifications to state. If no change to state is \
+            expected, omit the trailing closure.
+            """, line: lines[1]),
       ])
   }
 
@@ -166,22 +186,29 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            An effect returned for this action is still running. It must complete before the end of the test.
+            An effect returned for this action is still running. It must complete before the end of \
+            the test.
 
-              Action:
-                Counter.Action.incrementLater
+            To fix, inspect any effects the reducer returns for this action and ensure that all of \
+            them complete by the end of the test. There are a few reasons why an effect may not have \
+            completed:
 
-            To fix, make every effect that this action starts finish by the end of the test:
+            If using async/await in your effect, it may need a little bit of time to properly \
+            finish. To fix you can simply perform "await store.finish()" at the end of your test.
 
-            • If an effect sleeps on a test clock, advance the clock (a spec step "advance:") far \
-            enough for it to wake up, or use an immediate clock.
+            If an effect uses a clock (or scheduler, via "receive(on:)", "delay", "debounce", etc.), \
+            make sure that you wait enough time for it to perform the effect. If you are using a test \
+            clock/scheduler, advance it so that the effects may complete, or consider using an \
+            immediate clock/scheduler to immediately perform the effect instead.
 
-            • If an effect waits for a response held with "after:", advance the clock past it.
+            If you are returning a long-living effect (timers, notifications, subjects, etc.), \
+            then make sure those effects are torn down by marking the effect ".cancellable" and \
+            returning a corresponding cancellation effect ("Effect.cancel") from another action, or, \
+            if your effect is driven by a Combine subject, send it a completion.
 
-            • If an effect is long-living (a timer, a stream), make it cancellable and cancel it \
-            from another action, or skip it explicitly with "skipInFlightEffects".
-
-            • If an effect only needs a moment, wait for it with "finish".
+            If you do not wish to assert on these effects, perform "await \
+            store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
+            "store.exhaustivity = .off".
             """, line: line)
       ])
   }
@@ -196,9 +223,31 @@ import Testing
     #expect(
       issues == [
         ReportedIssue(
-          message:
-            "Expected to receive an action, but received none. No effects are in flight, so none can arrive.",
+          message: """
+            Expected to receive the following action, but didn't:
+
+              Counter.Action.incremented
+            """,
           line: line)
+      ])
+  }
+
+  @Test func receivingACaseOrAMatchWhenNothingCanArrive() async {
+    var lines: [UInt] = []
+    let issues = await collectIssues {
+      let store = TestStore(initialState: Counter.State()) { Counter() }
+      lines.append(#line + 1)
+      await store.receive(\.incremented)
+      lines.append(#line + 1)
+      await store.receive { $0 == .incremented }
+      lines.append(#line + 1)
+      await store.receive({ $0 == .incremented }, expecting: "an incremented action")
+    }
+    #expect(
+      issues == [
+        ReportedIssue(message: "Expected to receive an action matching case path, but didn't get one.", line: lines[0]),
+        ReportedIssue(message: "Expected to receive an action matching predicate, but didn't get one.", line: lines[1]),
+        ReportedIssue(message: "Expected to receive an incremented action, but didn't get one.", line: lines[2]),
       ])
   }
 
@@ -213,15 +262,87 @@ import Testing
       await store.receive(.incremented, timeout: .milliseconds(20)) { $0.count = 1 }
       await store.skipInFlightEffects()
     }
+    // As in TCA: the wait that timed out, then the action that was not received.
     #expect(
       issues == [
         ReportedIssue(
           message: """
-            Expected to receive an action, but received none after 0.02 seconds. 1 effect is still in \
-            flight: an effect may need more time (a longer timeout), or an effect may be waiting on a \
-            test clock that needs to advance.
+            Expected to receive an action, but received none after 0.02 seconds.
+
+            There are effects in-flight. If the effect that delivers this action uses a \
+            clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you \
+            wait enough time for it to perform the effect. If you are using a test \
+            clock/scheduler, advance it so that the effects may complete, or consider using \
+            an immediate clock/scheduler to immediately perform the effect instead.
+
+            If you are not yet using a clock/scheduler, or can not use a clock/scheduler, \
+            try increasing the duration of this assertion's "timeout".
+            """, line: line),
+        ReportedIssue(
+          message: """
+            Expected to receive the following action, but didn't:
+
+              Counter.Action.incremented
+            """, line: line),
+      ])
+  }
+
+  @Test func receivingWhileAnEffectWaitsOnAClockWithTheStoresTimeout() async {
+    var line: UInt = 0
+    let issues = await collectIssues {
+      let store = TestStore(initialState: Counter.State()) { Counter() } withDependencies: {
+        $0.continuousClock = TestClock()
+      }
+      store.exhaustivity = .off
+      store.timeout = .zero
+      await store.send(.incrementLater)
+      line = #line + 1
+      await store.receive(.incremented)
+      await store.skipInFlightEffects()
+    }
+    #expect(
+      issues.first
+        == ReportedIssue(
+          message: """
+            Expected to receive a matching action, but received none.
+
+            There are effects in-flight. If the effect that delivers this action uses a \
+            clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you \
+            wait enough time for it to perform the effect. If you are using a test \
+            clock/scheduler, advance it so that the effects may complete, or consider using \
+            an immediate clock/scheduler to immediately perform the effect instead.
+
+            If you are not yet using a clock/scheduler, or can not use a clock/scheduler, \
+            configure this assertion with an explicit "timeout".
+            """, line: line))
+    #expect(issues.count == 2)
+  }
+
+  @Test func receivingStopsWaitingWhenTheEffectsEndWithoutIt() async {
+    var line: UInt = 0
+    let clock = ContinuousClock()
+    var waited = Duration.zero
+    let issues = await collectIssues {
+      let store = TestStore(initialState: 0) {
+        Reduce<Int, PingPong.Action> { _, action in
+          guard action == .ping else { return .none }
+          return .run { _ in try await Task.sleep(for: .milliseconds(10)) }
+        }
+      }
+      await store.send(.ping)
+      line = #line + 1
+      waited = await clock.measure { await store.receive(.pong, timeout: .seconds(30)) }
+    }
+    #expect(
+      issues == [
+        ReportedIssue(
+          message: """
+            Expected to receive the following action, but didn't:
+
+              PingPong.Action.pong
             """, line: line)
       ])
+    #expect(waited < .seconds(5))
   }
 
   @Test func receivingAnotherAction() async {
@@ -260,9 +381,7 @@ import Testing
           message: """
             Received unexpected action:
 
-                PingPong.Action.pong
-
-            (Expected an action in the case of the case key path.)
+              PingPong.Action.pong
             """, line: line)
       ])
   }
@@ -281,9 +400,97 @@ import Testing
           message: """
             Received unexpected action:
 
-                PingPong.Action.pong
+              PingPong.Action.pong
+            """, line: line)
+      ])
+  }
 
-            (Expected an action matching the predicate.)
+  @Test func receivingWithADescribedPredicate() async {
+    var line: UInt = 0
+    let issues = await collectIssues {
+      let store = TestStore(initialState: 0) { PingPong.reducer }
+      await store.send(.ping)
+      line = #line + 1
+      await store.receive({ $0 == .ping }, expecting: "a ping") { $0 = 1 }
+    }
+    #expect(
+      issues == [
+        ReportedIssue(
+          message: """
+            Received unexpected action:
+
+              PingPong.Action.pong
+
+            (Expected a ping.)
+            """, line: line)
+      ])
+  }
+
+  @Test func receivingAnotherValueOfTheCase() async {
+    var line: UInt = 0
+    let issues = await collectIssues {
+      let store = TestStore(initialState: 0) {
+        Reduce<Int, PingPong.Action> { _, action in action == .ping ? .send(.pongs(2)) : .none }
+      }
+      await store.send(.ping)
+      line = #line + 1
+      await store.receive(\.pongs, 3)
+    }
+    #expect(
+      issues == [
+        ReportedIssue(
+          message: """
+            Received unexpected action:
+
+              − PingPong.Action.pongs(3)
+              + PingPong.Action.pongs(2)
+
+            (Expected: −, Actual: +)
+            """, line: line)
+      ])
+  }
+
+  @Test func receivingAnotherCaseThanTheValuesCase() async {
+    var line: UInt = 0
+    let issues = await collectIssues {
+      let store = TestStore(initialState: 0) { PingPong.reducer }
+      await store.send(.ping)
+      line = #line + 1
+      await store.receive(\.pongs, 3)
+    }
+    #expect(
+      issues == [
+        ReportedIssue(
+          message: """
+            Received unexpected action:
+
+              PingPong.Action.pong
+            """, line: line)
+      ])
+  }
+
+  @Test func aMismatchedReceiveIsOneFailureAndTheStoreGoesOn() async {
+    var line: UInt = 0
+    let issues = await collectIssues {
+      let store = TestStore(initialState: 0) { PingPong.reducer }
+      await store.send(.ping)
+      line = #line + 1
+      await store.receive(.ping)
+      // The pong was taken, with the state it left.
+      #expect(store.state == 1)
+      await store.send(.ping)
+      await store.receive(.pong) { $0 = 2 }
+    }
+    #expect(
+      issues == [
+        ReportedIssue(
+          message: """
+            Received unexpected action:
+
+                − PingPong.Action.ping
+                + PingPong.Action.pong
+
+            (Expected: −, Received: +)
             """, line: line)
       ])
   }
@@ -435,11 +642,9 @@ import Testing
       issues == [
         ReportedIssue(
           message: """
-            Expected to receive PingPong.Action.ping, but received none. The actions received that do not \
-            match: [
-              [0]: .pong,
-              [1]: .pong
-            ]
+            Expected to receive the following action, but didn't:
+
+              PingPong.Action.ping
             """, line: line)
       ])
   }

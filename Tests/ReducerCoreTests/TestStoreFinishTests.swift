@@ -95,6 +95,8 @@ import Testing
       await store.receive(.pong) { $0 = 2 }
       await store.receive(.pong) { $0 = 3 }
     }
+    // As in TCA, the send is checked from the state of the last step asserted (0), and the
+    // state it left includes the queued pongs.
     #expect(
       issues == [
         ReportedIssue(
@@ -105,7 +107,16 @@ import Testing
               [0]: .pong,
               [1]: .pong
             ]
-            """, line: line)
+            """, line: line),
+        ReportedIssue(
+          message: """
+            State was not expected to change, but a change occurred.
+
+                − 0
+                + 2
+
+            (Expected: −, Actual: +)
+            """, line: line),
       ])
   }
 

@@ -216,9 +216,9 @@ import Testing
             - send: startTimer
               as: timer
             - advance: 1s
+            - skipReceivedActions: true
             - assert: { seconds: 1 }
             - exhaustivity: on
-            - skipReceivedActions: true
             - cancel: timer
         - name: a task left running
           steps:

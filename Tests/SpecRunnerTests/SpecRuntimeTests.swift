@@ -35,18 +35,17 @@ import Testing
         """
         spec.yaml:17:9: An effect returned for this action is still running. It must complete before the end of the test.
 
-          Action:
-            Tally.Action.search("x")
+        To fix, make every effect that this action starts finish by the end of the scenario:
 
-        To fix, make every effect that this action starts finish by the end of the test:
+        • If an effect sleeps on a test clock, add an "advance:" step that moves the clock far enough for it to wake up.
 
-        • If an effect sleeps on a test clock, advance the clock (a spec step "advance:") far enough for it to wake up, or use an immediate clock.
+        • If an effect waits for a response held with "after:", add an "advance:" step past it.
 
-        • If an effect waits for a response held with "after:", advance the clock past it.
+        • If an effect is long-living (a timer, a stream), cancel it with a later action, or name the send with "as:" and add a "cancel:" step for it.
 
-        • If an effect is long-living (a timer, a stream), make it cancellable and cancel it from another action, or skip it explicitly with "skipInFlightEffects".
+        • If an effect only needs a moment, add a "finish: true" step.
 
-        • If an effect only needs a moment, wait for it with "finish".
+        To leave the effects running unchecked, add a "skipInFlightEffects: true" step, or check less with "exhaustivity: off".
         """
       ])
   }
@@ -67,7 +66,17 @@ import Testing
       """)
     #expect(
       failures(run.results.first, in: run.file) == [
-        "spec.yaml:9:9: Expected to receive an action, but received none after 0.05 seconds. 1 effect is still in flight: an effect may need more time (a longer timeout), or an effect may be waiting on a test clock that needs to advance."
+        """
+        spec.yaml:9:9: Expected to receive an action, but received none after 0.05 seconds.
+
+        There are effects in-flight. If the effect that delivers this action uses a clock/scheduler (via "receive(on:)", \
+        "delay", "debounce", etc.), make sure that you wait enough time for it to perform the effect. If you are using \
+        a test clock/scheduler, advance it so that the effects may complete, or consider using an immediate \
+        clock/scheduler to immediately perform the effect instead.
+
+        If you are not yet using a clock/scheduler, or can not use a clock/scheduler, give the step a longer "timeout:".
+        """,
+        "spec.yaml:9:9: Expected to receive an action in the case .response, but didn't get one.",
       ])
   }
 
@@ -179,9 +188,9 @@ extension SpecRuntimeTests {
         """
         spec.yaml:10:9: Received unexpected action:
 
-            Tally.Action.response(
-              .success([])
-            )
+          Tally.Action.response(
+            .success([])
+          )
 
         (Expected an action in the case .response.failure.)
         """

@@ -1,5 +1,6 @@
 import Foundation
 import IssueReporting
+import ReducerCore
 import SpecYAML
 
 /// Collects the issues of one scenario as step failures.
@@ -93,6 +94,25 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
 
   /// TestStore's words for a Swift test, and what a spec author does instead.
   private static let adviceForSpecs = [
+    (
+      TestStoreMessage.effectStillRunningAdvice,
+      """
+      To fix, make every effect that this action starts finish by the end of the scenario:
+
+      • If an effect sleeps on a test clock, add an "advance:" step that moves the clock far enough \
+      for it to wake up.
+
+      • If an effect waits for a response held with "after:", add an "advance:" step past it.
+
+      • If an effect is long-living (a timer, a stream), cancel it with a later action, or name the \
+      send with "as:" and add a "cancel:" step for it.
+
+      • If an effect only needs a moment, add a "finish: true" step.
+
+      To leave the effects running unchecked, add a "skipInFlightEffects: true" step, or check less \
+      with "exhaustivity: off".
+      """
+    ),
     (
       "but the test did not override it. Give it a value in the \"withDependencies\" closure of the test store.",
       "but the scenario does not stub it. Stub it under `dependencies:` (for example `uuid: incrementing`, "
