@@ -967,7 +967,8 @@ public struct TestStoreTask {
       // No effect started: closures that capture nothing, which cost no allocation.
       self.cancelAll = {}
       self.isRunning = { false }
-      self.wasCancelled = { false }
+      // As in TCA, a task with nothing to run counts as cancelled.
+      self.wasCancelled = { true }
       return
     }
     self.cancelAll = {
@@ -1026,7 +1027,8 @@ public struct TestStoreTask {
     }
   }
 
-  /// Whether the effects were cancelled (by ``cancel()``, a cancellation effect, or the store).
+  /// Whether the effects were cancelled (by ``cancel()``, a cancellation effect, or the store);
+  /// `true` when the action started none, as in TCA.
   public var isCancelled: Bool { wasCancelled() }
 }
 
