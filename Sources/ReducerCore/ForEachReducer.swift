@@ -148,7 +148,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
 
         This action was sent to the store while its state contained no element at this ID. To \
         fix this make sure that actions for this reducer can only be sent from a store when \
-        its state contains an element at this id.
+        its state contains an element at this id. In SwiftUI applications, use "ForEachStore".
         """,
         fileID: fileID, filePath: filePath, line: line, column: column)
       return .none

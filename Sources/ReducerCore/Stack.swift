@@ -420,7 +420,8 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
 
           This action was sent to the store while its state contained no element at this ID. To \
           fix this make sure that actions for this reducer can only be sent from a store when \
-          its state contains an element at this id.
+          its state contains an element at this id. In SwiftUI applications, use \
+          "NavigationStack.init(path:)" with a binding to a store.
           """,
           fileID: fileID, filePath: filePath, line: line, column: column)
       }

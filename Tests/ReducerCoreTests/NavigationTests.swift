@@ -89,7 +89,7 @@ import Testing
 
         This action was sent to the store while its state contained no element at this ID. To \
         fix this make sure that actions for this reducer can only be sent from a store when \
-        its state contains an element at this id.
+        its state contains an element at this id. In SwiftUI applications, use "ForEachStore".
         """)
     #expect(issues.count == 1)
   }
