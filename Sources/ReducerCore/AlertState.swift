@@ -163,7 +163,11 @@ extension ButtonState: Codable where Action: Codable {
 /// ```
 ///
 /// `Codable` as `{ title: TEXT, message: TEXT, buttons: [BUTTON] }` (`message` optional).
-public struct AlertState<Action>: _EphemeralState {
+public struct AlertState<Action>: _EphemeralState, Identifiable {
+  /// What tells this alert from another with the same content, as in TCA: each alert made
+  /// gets a new one. Presenting a new alert in place of this one (from one of its buttons)
+  /// keeps the new one presented. Equality, hashing, dumps and coding leave it out.
+  public internal(set) var id: UUID
   /// The title.
   public var title: TextState
   /// The message under the title.
@@ -173,6 +177,7 @@ public struct AlertState<Action>: _EphemeralState {
 
   /// An alert with a title, a message and buttons.
   public init(title: TextState, message: TextState? = nil, buttons: [ButtonState<Action>] = []) {
+    self.id = UUID()
     self.title = title
     self.message = message
     self.buttons = buttons
@@ -189,12 +194,31 @@ public struct AlertState<Action>: _EphemeralState {
 
   /// The same alert, its buttons sending transformed actions.
   public func map<NewAction>(_ transform: (Action) -> NewAction) -> AlertState<NewAction> {
-    AlertState<NewAction>(title: title, message: message, buttons: buttons.map { $0.map(transform) })
+    var alert = AlertState<NewAction>(title: title, message: message, buttons: buttons.map { $0.map(transform) })
+    alert.id = id
+    return alert
   }
 }
 
-extension AlertState: Equatable where Action: Equatable {}
-extension AlertState: Hashable where Action: Hashable {}
+extension AlertState: Equatable where Action: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.title == rhs.title && lhs.message == rhs.message && lhs.buttons == rhs.buttons
+  }
+}
+
+extension AlertState: Hashable where Action: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(title)
+    hasher.combine(message)
+    hasher.combine(buttons)
+  }
+}
+
+extension AlertState: CustomDumpReflectable {
+  public var customDumpMirror: Mirror {
+    Mirror(self, children: ["title": title, "message": message as Any, "buttons": buttons], displayStyle: .struct)
+  }
+}
 extension AlertState: Sendable where Action: Sendable {}
 extension AlertState: Codable where Action: Codable {
   enum CodingKeys: String, CodingKey { case title, message, buttons }
@@ -219,7 +243,11 @@ extension AlertState: Codable where Action: Codable {
 ///
 /// `Codable` as `{ title: TEXT, message: TEXT, buttons: [BUTTON] }` (`message` optional), as
 /// ``AlertState``.
-public struct ConfirmationDialogState<Action>: _EphemeralState {
+public struct ConfirmationDialogState<Action>: _EphemeralState, Identifiable {
+  /// What tells this dialog from another with the same content, as in TCA: each dialog made
+  /// gets a new one. Presenting a new dialog in place of this one (from one of its buttons)
+  /// keeps the new one presented. Equality, hashing, dumps and coding leave it out.
+  public internal(set) var id: UUID
   /// The title.
   public var title: TextState
   /// The message under the title.
@@ -229,6 +257,7 @@ public struct ConfirmationDialogState<Action>: _EphemeralState {
 
   /// A dialog with a title, a message and buttons.
   public init(title: TextState, message: TextState? = nil, buttons: [ButtonState<Action>] = []) {
+    self.id = UUID()
     self.title = title
     self.message = message
     self.buttons = buttons
@@ -244,8 +273,25 @@ public struct ConfirmationDialogState<Action>: _EphemeralState {
   }
 }
 
-extension ConfirmationDialogState: Equatable where Action: Equatable {}
-extension ConfirmationDialogState: Hashable where Action: Hashable {}
+extension ConfirmationDialogState: Equatable where Action: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.title == rhs.title && lhs.message == rhs.message && lhs.buttons == rhs.buttons
+  }
+}
+
+extension ConfirmationDialogState: Hashable where Action: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(title)
+    hasher.combine(message)
+    hasher.combine(buttons)
+  }
+}
+
+extension ConfirmationDialogState: CustomDumpReflectable {
+  public var customDumpMirror: Mirror {
+    Mirror(self, children: ["title": title, "message": message as Any, "buttons": buttons], displayStyle: .struct)
+  }
+}
 extension ConfirmationDialogState: Sendable where Action: Sendable {}
 extension ConfirmationDialogState: Codable where Action: Codable {
   enum CodingKeys: String, CodingKey { case title, message, buttons }
