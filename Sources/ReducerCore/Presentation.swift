@@ -59,11 +59,34 @@ public struct PresentationState<State> {
 
   /// The presented child in a case of an enum destination:
   /// `$0.$destination[case: \.addContact]?.contact.name = "Blob"`.
+  ///
+  /// Modifying it while another case (or nothing) is presented changes nothing and is reported
+  /// as an issue ("Can't modify unrelated case"); assigning `nil` while the case is presented
+  /// dismisses it.
   public subscript<Case>(case path: CaseKeyPath<State, Case>) -> Case? where State: CasePathable {
-    get { wrappedValue.flatMap { $0[case: path] } }
-    set {
-      guard let newValue else { return }
-      if wrappedValue?[case: path] != nil { wrappedValue = path(newValue) }
+    _read { yield self[_case: AnyCasePath(path)] }
+    _modify { yield &self[_case: AnyCasePath(path)] }
+  }
+
+  /// The presented child in a case, by a case path: what `subscript(case:)` reads and modifies.
+  subscript<Case>(
+    _case path: AnyCasePath<State, Case>,
+    fileID fileID: StaticString = #fileID,
+    filePath filePath: StaticString = #filePath,
+    line line: UInt = #line,
+    column column: UInt = #column
+  ) -> Case? {
+    _read { yield wrappedValue.flatMap(path.extract(from:)) }
+    _modify {
+      let root = wrappedValue
+      var value = root.flatMap(path.extract(from:))
+      let isInCase = value != nil
+      yield &value
+      guard isInCase else {
+        reportUnrelatedCase(root, fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
+      wrappedValue = value.map(path.embed)
     }
   }
 
@@ -322,4 +345,22 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
     }
     return .merge(destinationEffects, baseEffects, cancelEffects)
   }
+}
+
+/// Reports a modification through a case subscript while the value is in another case (or
+/// absent), in TCA's words: `Can't modify unrelated case "int"`.
+func reportUnrelatedCase(
+  _ root: Any?, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+) {
+  let description = root.flatMap(caseName(of:)).map { " \(String(reflecting: $0))" } ?? ""
+  reportIssue(
+    "Can't modify unrelated case\(description)", fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// The name of an enum value's case: `int` for `.int(42)`; `nil` for a value that is no enum.
+func caseName(of value: Any) -> String? {
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum else { return nil }
+  if let label = mirror.children.first?.label { return label }
+  return "\(value)"
 }

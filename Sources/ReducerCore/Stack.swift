@@ -142,12 +142,37 @@ public struct StackState<Element> {
   }
 
   /// The element with an id, in a case of an enum element: `path[id: 0, case: \.detail]`.
+  ///
+  /// Modifying it while the element is in another case (or absent) changes nothing and is
+  /// reported as an issue ("Can't modify unrelated case"); assigning `nil` while the element is
+  /// in the case removes it.
   public subscript<Case>(id id: StackElementID, case path: CaseKeyPath<Element, Case>) -> Case?
   where Element: CasePathable {
-    get { self[id: id].flatMap { $0[case: path] } }
-    set {
-      guard let newValue, let index = _ids.firstIndex(of: id), elements[index][case: path] != nil else { return }
-      elements[index] = path(newValue)
+    _read { yield self[id: id, _case: AnyCasePath(path)] }
+    _modify { yield &self[id: id, _case: AnyCasePath(path)] }
+  }
+
+  /// The element with an id in a case, by a case path: what `subscript(id:case:)` reads and
+  /// modifies.
+  subscript<Case>(
+    id id: StackElementID,
+    _case path: AnyCasePath<Element, Case>,
+    fileID fileID: StaticString = #fileID,
+    filePath filePath: StaticString = #filePath,
+    line line: UInt = #line,
+    column column: UInt = #column
+  ) -> Case? {
+    _read { yield self[id: id].flatMap(path.extract(from:)) }
+    _modify {
+      let root = self[id: id]
+      var value = root.flatMap(path.extract(from:))
+      let isInCase = value != nil
+      yield &value
+      guard isInCase else {
+        reportUnrelatedCase(root, fileID: fileID, filePath: filePath, line: line, column: column)
+        return
+      }
+      self[id: id, fileID: fileID, filePath: filePath, line: line, column: column] = value.map(path.embed)
     }
   }
 
