@@ -155,7 +155,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     }
     let navigationID = NavigationID(keyPath: toElementsState, identity: AnyHashable(id))
     return element.reduce(into: &state[keyPath: toElementsState][id: id]!, action: elementAction)
-      .scopingCancellation(to: AnyHashableSendable(navigationID))
+      .scopingCancellationInOperations(to: AnyHashableSendable(navigationID))
       .map { [toElementAction] in toElementAction.embed((id, $0)) }
       .cancellable(id: navigationID)
   }

@@ -132,7 +132,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let navigationID = NavigationID(
       keyPath: toChildState, identity: navigationIdentity(of: state[keyPath: toChildState]!))
     return child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-      .scopingCancellation(to: AnyHashableSendable(navigationID))
+      .scopingCancellationInOperations(to: AnyHashableSendable(navigationID))
       .map { [toChildAction] in toChildAction.embed($0) }
       .cancellable(id: navigationID)
   }
