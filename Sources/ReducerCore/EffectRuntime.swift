@@ -261,6 +261,7 @@ final class EffectRuntime<Action> {
 
   /// Cancels the pieces running under an identifier.
   func cancel(id: AnyHashableSendable) {
+    TaskCancellations.shared.cancel(key: TaskCancellations.Key(store: ObjectIdentifier(self), scopedID: id))
     guard let ids = byCancelID.removeValue(forKey: id) else { return }
     for id in ids {
       if let piece = inFlight[id] { cancel(piece) }
@@ -389,7 +390,11 @@ final class EffectRuntime<Action> {
         guard let self, !piece.isCancelled else { return }
         self.deliver(action, from: piece)
       }
-      await body(send)
+      // `Task.cancel(id:)` in the operation cancels this store's effects.
+      let store = EffectCancellation.Store(id: ObjectIdentifier(self)) { [weak self] id in self?.cancel(id: id) }
+      await EffectCancellation.$store.withValue(store) {
+        await body(send)
+      }
       completion.isCompleted = true
     case .merge(let effects):
       var children: [Running] = []
