@@ -10,7 +10,10 @@ import Dependencies
 ///
 /// Effects run as tasks; actions they send are processed on the main actor. When the
 /// store is deinitialized, its effects are cancelled.
+///
+/// The fields of an ``ObservableState`` state read through the store: `store.count`.
 @MainActor
+@dynamicMemberLookup
 public final class Store<State, Action> {
   /// The current state.
   public private(set) var state: State
