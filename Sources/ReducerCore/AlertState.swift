@@ -344,3 +344,16 @@ func isEphemeral(_ state: Any) -> Bool {
   guard mirror.displayStyle == .enum, let child = mirror.children.first else { return false }
   return child.value is any _EphemeralState
 }
+
+/// Whether an action of a presented child is one its alert or dialog sends, which dismisses it:
+/// any action of an alert or a dialog; for an enum destination in a case holding one, an
+/// action of that case (an action of another case leaves the alert presented).
+func isEphemeralAction(_ action: Any, of state: Any) -> Bool {
+  if state is any _EphemeralState { return true }
+  let stateMirror = Mirror(reflecting: state)
+  let actionMirror = Mirror(reflecting: action)
+  guard stateMirror.displayStyle == .enum, actionMirror.displayStyle == .enum,
+    let stateCase = stateMirror.children.first, stateCase.value is any _EphemeralState
+  else { return false }
+  return actionMirror.children.first?.label == stateCase.label
+}

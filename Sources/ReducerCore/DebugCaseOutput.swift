@@ -27,9 +27,11 @@ func debugCaseOutput(_ value: Any, abbreviated: Bool = false) -> String {
   return "\(abbreviated ? "" : typeName(type(of: value)))\(caseOutput(value))"
 }
 
-/// A type's name without its module: `Counter.Action`.
+/// A type's name without its module, and without the contexts Swift cannot name (a type
+/// declared in a function): `Counter.Action`.
 func typeName(_ type: Any.Type) -> String {
-  var name = String(reflecting: type)
+  var name = String(reflecting: type).replacingOccurrences(
+    of: #"\(unknown context at \$[[:xdigit:]]+\)\."#, with: "", options: .regularExpression)
   if let dot = name.firstIndex(of: ".") {
     name = String(name[name.index(after: dot)...])
   }

@@ -89,8 +89,9 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let parentEffects = parent.reduce(into: &state, action: action)
     let identityAfter = state[keyPath: toChildState].map(navigationIdentity(of:))
 
-    if identityAfter == identityBefore, toChildAction.extract(from: action) != nil,
-      let childState = state[keyPath: toChildState], isEphemeral(childState)
+    if identityAfter == identityBefore, let childAction = toChildAction.extract(from: action),
+      let childState = state[keyPath: toChildState], isEphemeral(childState),
+      isEphemeralAction(childAction, of: childState)
     {
       state[keyPath: toChildState] = nil
     }

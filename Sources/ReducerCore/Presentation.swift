@@ -305,7 +305,7 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
         embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },
         dismissAction: { [toPresentationAction] in toPresentationAction.embed(.dismiss) })
       baseEffects = base.reduce(into: &state, action: action)
-      if isEphemeral(destinationState),
+      if isEphemeral(destinationState), isEphemeralAction(destinationAction, of: destinationState),
         state[keyPath: toPresentationState].wrappedValue.map(navigationIdentity(of:)) == initialIdentity
       {
         state[keyPath: toPresentationState].wrappedValue = nil
