@@ -145,8 +145,8 @@ final class DismissToken: Sendable {
 
 extension Effect {
   /// The child's effect at the parent's level: actions embedded with `embed`, `dismiss()` in
-  /// its operations sending `dismissAction`, cancellation scoped to `navigationID` (in its
-  /// operations too: `Task.cancel(id:)`), and the whole cancellable by `navigationID`.
+  /// its operations sending `dismissAction`, cancellation scoped to `navigationID`
+  /// (``scopingCancellationInOperations(to:)``), and the whole cancellable by `navigationID`.
   func navigationChild<ParentAction>(
     navigationID: NavigationID,
     token: DismissToken,
@@ -156,18 +156,14 @@ extension Effect {
     if case .none = operation { return .none }
     return
       self
-      .scopingCancellation(to: AnyHashableSendable(navigationID))
+      .scopingCancellationInOperations(to: AnyHashableSendable(navigationID))
       .map(
         embed,
         aroundRun: { send, operation in
           // The closures hold the token, so that its key stays unique while they live.
           var senders = DismissSenders.current
           senders[token.key] = { send(dismissAction()) }
-          await DismissSenders.$current.withValue(senders) {
-            await EffectCancellation.$scopes.withValue(
-              EffectCancellation.scopes + [AnyHashableSendable(navigationID)]
-            ) { await operation() }
-          }
+          await DismissSenders.$current.withValue(senders) { await operation() }
         }
       )
       .cancellable(id: navigationID)

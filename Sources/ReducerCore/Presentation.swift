@@ -23,6 +23,10 @@ import IssueReporting
 @propertyWrapper
 public struct PresentationState<State> {
   private var storage: Storage
+  /// The child that `ifLet` last saw presented: when a reducer outside `ifLet` dismisses or
+  /// replaces it, the next action through `ifLet` cancels its effects. Equality, hashing,
+  /// dumps and coding leave it out.
+  var presentedID: NavigationID?
 
   /// A presentation of `wrappedValue` (`nil`: nothing presented).
   ///
@@ -337,13 +341,22 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
       baseEffects = base.reduce(into: &state, action: action)
     }
 
-    var cancelEffects = Effect<Base.Action>.none
-    if let initialIdentity,
-      state[keyPath: toPresentationState].wrappedValue.map(navigationIdentity(of:)) != initialIdentity
-    {
-      cancelEffects = .cancel(id: NavigationID(keyPath: toPresentationState, identity: initialIdentity))
+    // The effects of the child presented before, and of the one `ifLet` last saw (which a
+    // reducer outside it may have dismissed or replaced since), when it is no longer there.
+    let finalIdentity = state[keyPath: toPresentationState].wrappedValue.map(navigationIdentity(of:))
+    var dismissed: [NavigationID] = []
+    if let initialIdentity, finalIdentity != initialIdentity {
+      dismissed.append(NavigationID(keyPath: toPresentationState, identity: initialIdentity))
     }
-    return .merge(destinationEffects, baseEffects, cancelEffects)
+    if let presentedID = state[keyPath: toPresentationState].presentedID,
+      presentedID.identity != finalIdentity, presentedID.identity != initialIdentity
+    {
+      dismissed.append(presentedID)
+    }
+    state[keyPath: toPresentationState].presentedID = finalIdentity.map {
+      NavigationID(keyPath: toPresentationState, identity: $0)
+    }
+    return .merge(destinationEffects, baseEffects, .merge(dismissed.map { .cancel(id: $0) }))
   }
 }
 

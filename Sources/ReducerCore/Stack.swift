@@ -101,6 +101,10 @@ private enum StackElementIDGeneratorKey: DependencyKey {
 public struct StackState<Element> {
   private var _ids: [StackElementID] = []
   private var elements: [Element] = []
+  /// The ids that `forEach` last saw: when a reducer outside `forEach` removes an element, the
+  /// next action through `forEach` cancels its effects. Equality, hashing, dumps and coding
+  /// leave them out.
+  var mountedIDs: [StackElementID] = []
 
   /// An empty stack.
   public init() {}
@@ -204,6 +208,12 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection, Mutabl
   public subscript(position: Int) -> Element {
     get { elements[position] }
     set { elements[position] = newValue }
+  }
+
+  /// Removes every element (keeping what `forEach` last saw, so that it cancels their effects).
+  public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    _ids.removeAll(keepingCapacity: keepCapacity)
+    elements.removeAll(keepingCapacity: keepCapacity)
   }
 
   public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
@@ -411,7 +421,8 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
   }
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let idsBefore = state[keyPath: toStackState].ids
+    let mountedIDs = state[keyPath: toStackState].mountedIDs
+    let idsBefore = mountedIDs + state[keyPath: toStackState].ids.filter { !mountedIDs.contains($0) }
     var destinationEffects = Effect<Base.Action>.none
     let baseEffects: Effect<Base.Action>
 
@@ -513,6 +524,7 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     }
 
     let idsAfter = state[keyPath: toStackState].ids
+    state[keyPath: toStackState].mountedIDs = idsAfter
     var cancelEffects = Effect<Base.Action>.none
     if idsBefore != idsAfter {
       let remaining = Set(idsAfter)

@@ -30,7 +30,9 @@ public func withTaskCancellation<T: Sendable>(
   isolation: isolated (any Actor)? = #isolation,
   operation: @escaping @Sendable () async throws -> T
 ) async rethrows -> T {
-  let key = TaskCancellations.Key(id)
+  // Listed under the identifier of the current child, and of its parent and ancestors: their
+  // cancellation of the identifier cancels it too.
+  let keys = TaskCancellations.Key.withAncestors(id)
   do {
     // A child task, which inherits the effect's executor and task-local values, runs the
     // operation; it is listed under the identifier while it runs.
@@ -38,9 +40,9 @@ public func withTaskCancellation<T: Sendable>(
       group.addTask {
         let token = withUnsafeCurrentTask { task in
           TaskCancellations.shared.insert(
-            UncheckedSendable(task), key: key, cancelInFlight: cancelInFlight)
+            UncheckedSendable(task), keys: keys, cancelInFlight: cancelInFlight)
         }
-        defer { TaskCancellations.shared.remove(token, key: key) }
+        defer { TaskCancellations.shared.remove(token, keys: keys) }
         return try await operation()
       }
       return try await group.next()!
@@ -111,16 +113,41 @@ enum EffectCancellation {
 }
 
 extension Effect {
-  /// The effect with its cancellation identifiers scoped to a child's (as
-  /// ``scopingCancellation(to:)``), in its operations too: `Task.cancel(id:)` and
-  /// `withTaskCancellation(id:)` in them concern that child only.
+  /// The effect of a child with its cancellation identifiers scoped to the child, in its
+  /// operations too, as TCA's navigation ids scope them.
+  ///
+  /// - `.cancel(id:)` (and `Task.cancel(id:)`, `withTaskCancellation(id:)` in its operations)
+  ///   concerns the effects of this child and of its own children only.
+  /// - `.cancellable(id:)` is cancellable by the child's identifier, and by the same
+  ///   identifier from the parent (and the parent's ancestors): a parent's `.cancel(id:)` also
+  ///   cancels its children's effects under the identifier, never the other way round.
   func scopingCancellationInOperations(to scope: AnyHashableSendable) -> Self {
     if case .none = operation { return .none }
-    return scopingCancellation(to: scope).map(
+    return scopingChildCancellation(to: scope).map(
       { $0 },
       aroundRun: { _, operation in
         await EffectCancellation.$scopes.withValue(EffectCancellation.scopes + [scope]) { await operation() }
       })
+  }
+
+  /// ``scopingCancellationInOperations(to:)`` for the effect's structure: each
+  /// `.cancellable(id:)` is registered under the child's identifier and the parent's.
+  private func scopingChildCancellation(to scope: AnyHashableSendable) -> Self {
+    switch operation {
+    case .none, .send, .run:
+      return self
+    case .merge(let effects):
+      return Self(.merge(effects.map { $0.scopingChildCancellation(to: scope) }))
+    case .concatenate(let effects):
+      return Self(.concatenate(effects.map { $0.scopingChildCancellation(to: scope) }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Self(
+        .cancellable(
+          AnyHashableSendable(ScopedCancelID(scope: scope, id: id)), cancelInFlight: cancelInFlight,
+          Self(.cancellable(id, cancelInFlight: false, effect.scopingChildCancellation(to: scope)))))
+    case .cancel(let id):
+      return Self(.cancel(AnyHashableSendable(ScopedCancelID(scope: scope, id: id))))
+    }
   }
 }
 
@@ -143,32 +170,49 @@ final class TaskCancellations: Sendable {
       self.store = store
       self.id = scopedID
     }
+
+    /// The keys of an identifier in the current child, its parent and each ancestor up to the
+    /// store's root, the child's first.
+    static func withAncestors(_ id: some Hashable & Sendable) -> [Key] {
+      let store = EffectCancellation.store?.id
+      let scopes = EffectCancellation.scopes
+      return (0...scopes.count).reversed().map { count in
+        var key = AnyHashableSendable(id)
+        for scope in scopes.prefix(count).reversed() {
+          key = AnyHashableSendable(ScopedCancelID(scope: scope, id: key))
+        }
+        return Key(store: store, scopedID: key)
+      }
+    }
   }
 
   private let tasks = LockIsolated<[Key: [Int: UncheckedSendable<UnsafeCurrentTask?>]]>([:])
   private let nextToken = LockIsolated(0)
 
-  /// Lists a running task under `key` (after cancelling those listed, with `cancelInFlight`);
-  /// returns its token. The task takes itself off the list (``remove(_:key:)``) before it ends.
-  func insert(_ task: UncheckedSendable<UnsafeCurrentTask?>, key: Key, cancelInFlight: Bool) -> Int {
+  /// Lists a running task under `keys` (after cancelling those listed under the first, with
+  /// `cancelInFlight`); returns its token. The task takes itself off the lists
+  /// (``remove(_:keys:)``) before it ends.
+  func insert(_ task: UncheckedSendable<UnsafeCurrentTask?>, keys: [Key], cancelInFlight: Bool) -> Int {
     let token = nextToken.withValue {
       $0 += 1
       return $0
     }
     tasks.withValue { tasks in
-      if cancelInFlight, let running = tasks.removeValue(forKey: key) {
+      if cancelInFlight, let key = keys.first, let running = tasks.removeValue(forKey: key) {
         for task in running.values { task.value?.cancel() }
       }
-      tasks[key, default: [:]][token] = task
+      for key in keys { tasks[key, default: [:]][token] = task }
     }
     return token
   }
 
-  /// Takes a task off the list.
-  func remove(_ token: Int, key: Key) {
+  /// Takes a task off the lists.
+  func remove(_ token: Int, keys: [Key]) {
     tasks.withValue {
-      $0[key]?[token] = nil
-      if $0[key]?.isEmpty == true { $0[key] = nil }
+      for key in keys {
+        $0[key]?[token] = nil
+        if $0[key]?.isEmpty == true { $0[key] = nil }
+      }
     }
   }
 

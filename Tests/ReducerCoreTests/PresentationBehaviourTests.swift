@@ -64,6 +64,54 @@ private struct Retrying: Reducer {
   }
 }
 
+/// A feature that presents a timer and can cancel the timer's effect from the parent, or
+/// dismiss it from a reducer outside `ifLet` (before or after it).
+private struct TimerHost: Reducer {
+  struct State: Equatable {
+    @PresentationState var timer: Timer.State?
+    var timers = StackState<Timer.State>()
+  }
+  @CasePathable
+  enum Action: Equatable {
+    case timer(PresentationAction<Timer.Action>)
+    case timers(StackAction<Timer.State, Timer.Action>)
+    case stopFromParent
+    case dismissBefore
+    case dismissAfter
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if action == .dismissBefore {
+        state.timer = nil
+        state.timers.removeAll()
+      }
+      return action == .stopFromParent ? .cancel(id: Timer.CancelID.ticking) : .none
+    }
+    .ifLet(\.$timer, action: \.timer) { Timer() }
+    .forEach(\.timers, action: \.timers) { Timer() }
+    Reduce { state, action in
+      if action == .dismissAfter {
+        state.timer = nil
+        state.timers.removeAll()
+      }
+      return .none
+    }
+  }
+
+  struct Timer: Reducer {
+    struct State: Equatable {}
+    enum Action: Equatable { case start, stop }
+    enum CancelID { case ticking }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start: return .run { _ in try await Task.never() }.cancellable(id: CancelID.ticking)
+      case .stop: return .cancel(id: CancelID.ticking)
+      }
+    }
+  }
+}
+
 /// A stack of counters.
 private struct Counters: Reducer {
   struct State: Equatable {
@@ -90,7 +138,7 @@ private struct Counters: Reducer {
     #expect(
       issues.map(\.message) == [
         """
-        A "forEach" at "ReducerCoreTests/PresentationBehaviourTests.swift:79" received an action for a missing element.
+        A "forEach" at "ReducerCoreTests/PresentationBehaviourTests.swift:127" received an action for a missing element.
 
           Action:
             Int
@@ -179,5 +227,78 @@ private struct Counters: Reducer {
           ]
         )
         """)
+  }
+
+  @Test func aParentCancelsItsChildrensEffectsByTheirIdentifier() async {
+    let store = TestStore(initialState: TimerHost.State(timer: TimerHost.Timer.State())) { TimerHost() }
+    await store.send(.timer(.presented(.start)))
+    await store.send(.timers(.push(id: 0, state: TimerHost.Timer.State()))) { $0.timers[id: 0] = TimerHost.Timer.State() }
+    await store.send(.timers(.element(id: 0, action: .start)))
+    #expect(store.effectsInFlight.count == 2)
+    await store.send(.stopFromParent)
+    #expect(store.effectsInFlight.isEmpty)
+  }
+
+  @Test func aChildCannotCancelItsSiblingsEffects() async {
+    let store = TestStore(initialState: TimerHost.State(timer: TimerHost.Timer.State())) { TimerHost() }
+    await store.send(.timer(.presented(.start)))
+    await store.send(.timers(.push(id: 0, state: TimerHost.Timer.State()))) { $0.timers[id: 0] = TimerHost.Timer.State() }
+    await store.send(.timers(.element(id: 0, action: .stop)))
+    #expect(store.effectsInFlight.count == 1)
+    await store.send(.timer(.presented(.stop)))
+    #expect(store.effectsInFlight.isEmpty)
+  }
+
+  @Test func aChildDismissedBeforeIfLetRunsHasItsEffectsCancelled() async {
+    let store = TestStore(initialState: TimerHost.State(timer: TimerHost.Timer.State())) { TimerHost() }
+    await store.send(.timer(.presented(.start)))
+    await store.send(.timers(.push(id: 0, state: TimerHost.Timer.State()))) { $0.timers[id: 0] = TimerHost.Timer.State() }
+    await store.send(.timers(.element(id: 0, action: .start)))
+    await store.send(.dismissBefore) {
+      $0.timer = nil
+      $0.timers = StackState()
+    }
+    #expect(store.effectsInFlight.isEmpty)
+  }
+
+  @Test func aChildDismissedAfterIfLetRanHasItsEffectsCancelledByTheNextAction() async {
+    let store = TestStore(initialState: TimerHost.State(timer: TimerHost.Timer.State())) { TimerHost() }
+    await store.send(.timer(.presented(.start)))
+    await store.send(.timers(.push(id: 0, state: TimerHost.Timer.State()))) { $0.timers[id: 0] = TimerHost.Timer.State() }
+    await store.send(.timers(.element(id: 0, action: .start)))
+    await store.send(.dismissAfter) {
+      $0.timer = nil
+      $0.timers = StackState()
+    }
+    #expect(store.effectsInFlight.count == 2)
+    await store.send(.dismissAfter)
+    #expect(store.effectsInFlight.isEmpty)
+  }
+
+  @Test func anAlertInADestinationStaysForAnActionOfAnotherCase() async {
+    let issues = await collectIssues {
+      let store = TestStore(initialState: Retrying.State(destination: .alert(Retrying.failure(1)))) { Retrying() }
+      await store.send(.destination(.presented(.counter(1))))
+      #expect(store.state.destination == .alert(Retrying.failure(1)))
+    }
+    #expect(issues.count == 1)
+  }
+
+  @Test func anIssueNamesALocalTypeWithoutItsUnnamedContext() async {
+    struct Local: Reducer {
+      struct State: Equatable { @PresentationState var child: Int? }
+      enum Action: Equatable { case child(PresentationAction<Int>) }
+      @available(*, deprecated)
+      var body: some Reducer<State, Action> {
+        EmptyReducer().ifLet(\.$child, action: /Action.child) { EmptyReducer() }
+      }
+    }
+    let issues = await collectIssues {
+      let store = TestStore(initialState: Local.State()) { Local() }
+      await store.send(.child(.dismiss))
+    }
+    #expect(
+      issues.first?.message.split(separator: "\n").dropFirst(2).first
+        == "    PresentationBehaviourTests.Local.Action.child(.dismiss)")
   }
 }
