@@ -466,7 +466,7 @@ public final class TestStore<State: Equatable, Action> {
 
   /// A `receive`, as TCA's: waits (while effects are in flight) for an action, or, when not
   /// exhaustive, for a matching one; then takes it (``takeReceivedAction``).
-  private func receive(
+  func receive(
     matching isMatching: (Action) -> Bool,
     failureMessage: @autoclosure () -> String,
     unexpected: (Action) -> String,

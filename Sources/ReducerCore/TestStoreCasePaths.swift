@@ -22,8 +22,11 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await receive(
-      { actionCase.extract(from: $0) != nil }, expecting: "an action matching the case path", timeout: duration,
-      assert: updateStateToExpectedResult, fileID: fileID, file: filePath, line: line, column: column)
+      matching: { actionCase.extract(from: $0) != nil },
+      failureMessage: "Expected to receive an action matching case path, but didn't get one.",
+      unexpected: { describeAction($0, indent: 2) }, timeout: duration,
+      expectation: StateExpectation.update(updateStateToExpectedResult),
+      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// The same, with a timeout in nanoseconds.
@@ -39,8 +42,7 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await receive(
-      { actionCase.extract(from: $0) != nil }, expecting: "an action matching the case path",
-      timeout: .nanoseconds(Int64(clamping: nanoseconds)), assert: updateStateToExpectedResult, fileID: fileID,
-      file: filePath, line: line, column: column)
+      actionCase, timeout: .nanoseconds(Int64(clamping: nanoseconds)), assert: updateStateToExpectedResult,
+      fileID: fileID, file: filePath, line: line, column: column)
   }
 }

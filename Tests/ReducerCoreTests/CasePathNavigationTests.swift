@@ -260,9 +260,7 @@ private struct ScopeParent: Reducer {
         """
         Received unexpected action:
 
-            OptionalParent.Action.child(.tick)
-
-        (Expected an action matching the case path.)
+          OptionalParent.Action.child(.tick)
         """
       ])
   }
