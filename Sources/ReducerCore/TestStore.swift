@@ -117,7 +117,7 @@ public final class TestStore<State: Equatable, Action> {
   ///     dependencies take their `testValue`.
   public init<R: Reducer>(
     initialState: @autoclosure () -> State,
-    @ReducerBuilder<State, Action> reducer: () -> R,
+    reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) throws -> Void = { _ in },
     fileID: StaticString = #fileID,
     file filePath: StaticString = #filePath,

@@ -613,12 +613,14 @@ private func expectNoIssues(
   @Test func emptyReducerInABodyLeavesTheOthersAlone() async {
     await expectNoIssues {
       let store = TestStore<Int, Step>(initialState: 1) {
-        EmptyReducer()
-        Reduce<Int, Step> { state, action in
-          if action == .go { state += 1 }
-          return .none
+        CombineReducers {
+          EmptyReducer()
+          Reduce<Int, Step> { state, action in
+            if action == .go { state += 1 }
+            return .none
+          }
+          EmptyReducer()
         }
-        EmptyReducer()
       }
       await store.send(.go) { $0 = 2 }
     }
