@@ -1,7 +1,7 @@
 /// A value as TCA's messages name an action: `Counter.Action.response(.success)`, the cases
 /// and their labels without the payloads that are not enums (abbreviated: without the type,
 /// `.response(.success)`).
-func debugCaseOutput(_ value: Any, abbreviated: Bool = false) -> String {
+package func debugCaseOutput(_ value: Any, abbreviated: Bool = false) -> String {
   func caseOutput(_ value: Any) -> String {
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {

@@ -347,6 +347,42 @@ import Testing
       ])
   }
 
+  /// A step that sends an action to an element that is not there fails with TCA's message,
+  /// the action shown whole, with the id that is missing, where TCA abbreviates it to
+  /// `.element(id:, action:)`.
+  @Test func anActionForAMissingElementShowsItsID() async throws {
+    let run = try await runSpec(
+      """
+      feature: Roster
+      scenarios:
+        - name: one
+          steps:
+            - send: { members: { element: { id: 00000000-0000-0000-0000-000000000007, action: { binding: { isFavorite: true } } } } }
+      """, features: [rosterFeature])
+    let failures = failures(run.results[0], in: run.loaded.file)
+    #expect(failures.count == 1)
+    #expect(
+      failures.first?.hasPrefix(
+        """
+        spec.yaml:5:9: A "forEach" at "SpecFixtures/Roster.swift:
+        """) == true)
+    #expect(
+      failures.first?.contains(
+        """
+        received an action for a missing element.
+
+          Action:
+            Roster.Action.members(
+              .element(
+                id: UUID(00000000-0000-0000-0000-000000000007),
+                action: .binding(.set(\\.isFavorite, true))
+              )
+            )
+
+        This is generally considered an application logic error
+        """) == true, "\(failures)")
+  }
+
   /// With `exhaustivity: { off: { showSkippedAssertions: true } }`, a `state:` path that the
   /// state after the step has but the state before it had not (a field of a destination
   /// that the step presents) passes, as TCA's non-exhaustive assertion does, and what it

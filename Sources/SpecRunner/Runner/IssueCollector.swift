@@ -1,3 +1,4 @@
+import CustomDump
 import Foundation
 import IssueReporting
 import ReducerCore
@@ -38,9 +39,17 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
     set { lock.withLock { _current = newValue } }
   }
 
+  /// The action the running `send:` step sent, if it is one: a message about it can show it
+  /// whole where `TestStore` abbreviates it.
+  package var sentAction: Any? {
+    get { lock.withLock { _sentAction } }
+    set { lock.withLock { _sentAction = newValue } }
+  }
+  private var _sentAction: Any?
+
   package func record(_ message: String, at location: FileLocation) {
     let failure = StepFailure(
-      location: location, message: Self.forSpecs(message),
+      location: location, message: Self.withSentAction(sentAction, in: Self.forSpecs(message)),
       sourceLine: location.line > 0 ? source?.line(location.line) : nil)
     lock.withLock { _failures.append(failure) }
   }
@@ -81,6 +90,17 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
       return FileLocation(file: file, line: Int(line), column: Int(column))
     }
     return currentStep
+  }
+
+  /// A message about an action for a missing element, with the action a step sent shown whole
+  /// (`.element(id: 7, action: .toggle)`) where TCA's wording abbreviates it to its cases
+  /// (`.element(id:, action:)`), which leaves out the id that is missing.
+  static func withSentAction(_ action: Any?, in message: String) -> String {
+    guard let action, message.contains("for a missing element.") else { return message }
+    let abbreviated = "\n    \(debugCaseOutput(action))\n"
+    guard message.contains(abbreviated) else { return message }
+    let whole = String(customDumping: action).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+    return message.replacingOccurrences(of: abbreviated, with: "\n\(whole)\n")
   }
 
   /// TestStore's advice for Swift tests, said the way a spec author acts on it.

@@ -382,8 +382,10 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       let column = UInt(at.column)
       switch steps[index] {
       case .send(let action):
+        collector.sentAction = action
         let task = await store.send(
           action, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line, column: column)
+        collector.sentAction = nil
         if let name = scenario.steps[index].taskName { tasks[name] = task }
       case .receive(let action):
         await store.receive(
