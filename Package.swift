@@ -94,18 +94,41 @@ let package = Package(
     ),
     // Pipes made close-on-exec in one call (see its header): the workers' and the interrupt pipe.
     .target(name: "CCloseOnExecPipe"),
-    // The command line: subcommands, worker processes and their protocol, authoring.
+    // This process and the ones it starts: child processes through posix_spawn (workers, and
+    // the coverage tools), signal names, the name the command was invoked as and its version.
+    .target(name: "SpecProcess", dependencies: ["CCloseOnExecPipe"]),
+    // Authoring: check, schema, doc, record (its rewriter and diff), behaviour and code
+    // coverage (the ELF reader and the profile runtime), and the JUnit reader.
     .target(
-      name: "ReducerSpecCLI",
+      name: "SpecAuthoring",
       dependencies: [
-        "CCloseOnExecPipe",
+        "SpecProcess",
         "SpecRunner",
         "SpecYAML",
         "ReducerCore",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    // The worker processes: the pool, the line protocol and its JSON codec, the worker's
+    // main (which runs, checks and records with SpecAuthoring), the step board and the
+    // interrupt pipe.
+    .target(
+      name: "SpecWorkers",
+      dependencies: ["CCloseOnExecPipe", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecYAML", "ReducerCore"]
+    ),
+    // The command line: the subcommands (the only module that imports ArgumentParser), a
+    // run, its record and watch.
+    .target(
+      name: "ReducerSpecCLI",
+      dependencies: [
+        "SpecAuthoring",
+        "SpecProcess",
+        "SpecRunner",
+        "SpecWorkers",
+        "SpecYAML",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .target(
@@ -132,7 +155,7 @@ let package = Package(
     // executable that libFuzzer drives (built by Fuzz/run) or that replays inputs.
     .target(
       name: "FuzzTargets",
-      dependencies: ["ExampleFeatureRegistry", "SpecRunner", "SpecYAML", "ReducerSpecCLI"],
+      dependencies: ["ExampleFeatureRegistry", "SpecRunner", "SpecYAML", "SpecAuthoring", "ReducerSpecCLI"],
       path: "Fuzz/Sources/FuzzTargets"
     ),
     .executableTarget(
@@ -230,6 +253,16 @@ let package = Package(
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Dependencies", package: "swift-dependencies"),
       ]
+    ),
+    .testTarget(
+      name: "SpecAuthoringTests",
+      dependencies: ["SpecAuthoring", "SpecFixtures", "TestSupport"]
+    ),
+    // The pool, the protocol and its codec, with a run of the command's (ReducerSpecCLI's
+    // SpecRun) over them.
+    .testTarget(
+      name: "SpecWorkersTests",
+      dependencies: ["SpecWorkers", "ReducerSpecCLI", "SpecFixtures", "TestSupport"]
     ),
     .testTarget(
       name: "ReducerSpecCLITests",

@@ -26,7 +26,7 @@
 // request: a worker that starts slowly, or never.
 
 import Foundation
-@_spi(Testing) import ReducerSpecCLI
+import ReducerSpecCLI
 import SpecRunner
 
 @MainActor

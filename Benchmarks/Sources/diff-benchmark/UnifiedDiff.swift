@@ -1,1 +1,1 @@
-../../../Sources/ReducerSpecCLI/Authoring/UnifiedDiff.swift
+../../../Sources/SpecAuthoring/UnifiedDiff.swift

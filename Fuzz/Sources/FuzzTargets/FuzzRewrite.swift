@@ -1,4 +1,4 @@
-import ReducerSpecCLI
+import SpecAuthoring
 import SpecRunner
 import SpecYAML
 

@@ -1,6 +1,7 @@
 import ExampleFeatureRegistry
 import Foundation
 import ReducerSpecCLI
+import SpecAuthoring
 import SpecRunner
 import SpecYAML
 

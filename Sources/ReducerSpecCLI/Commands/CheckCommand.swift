@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import SpecAuthoring
+import SpecProcess
 import SpecRunner
+import SpecWorkers
 import SpecYAML
 
 /// `reducer-spec check [PATH…]`: reads and validates spec files without running them, as
@@ -132,7 +135,7 @@ struct CheckCommand: Subcommand {
     let environment = WorkerPool.Configuration.workerEnvironment(context.environment)
     let pool = WorkerPool(
       WorkerPool.Configuration(
-        executable: ReducerSpecCommand.currentExecutable(), environment: environment, jobs: workers,
+        executable: WorkerProcess.currentExecutable(), environment: environment, jobs: workers,
         timeout: timeout, stopAfterFailure: false))
     // The answers come as the workers finish; they are delivered in file order.
     var answers = AnswersInFileOrder<CheckedFile> { _, checked in deliver(checked) }

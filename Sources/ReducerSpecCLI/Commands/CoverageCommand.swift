@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import SpecAuthoring
+import SpecProcess
 import SpecRunner
+import SpecWorkers
 
 /// `reducer-spec coverage [PATH…]`: runs the selected specs as a run does (in workers), then
 /// reports what they cover of their features' behaviour (``BehaviourCoverage``): the action
@@ -97,7 +100,7 @@ struct CoverageCommand: Subcommand {
       reporters.append(JUnitReporter(path: junit, relativeTo: FileManager.default.currentDirectoryPath))
     }
     var workerEnvironment = WorkerPool.Configuration.workerEnvironment(context.environment)
-    let executable = ReducerSpecCommand.currentExecutable()
+    let executable = WorkerProcess.currentExecutable()
 
     // --code: told before anything runs whether it can be measured.
     var measuring: (tools: CodeCoverage.Tools, profiles: CodeCoverage.ProfileDirectory)?

@@ -1,4 +1,6 @@
 import ArgumentParser
+import SpecAuthoring
+import SpecProcess
 import SpecRunner
 import SpecYAML
 
@@ -138,43 +140,5 @@ enum FeatureCatalog {
       out += pad + line + "\n"
     }
     return out
-  }
-}
-
-/// The shapes of a feature's types, probed once.
-@MainActor
-struct FeatureShapes {
-  enum Signature {
-    case value(TypeShape, isList: Bool)
-    case endpoint(input: TypeShape, output: TypeShape, canThrow: Bool)
-  }
-
-  let state: TypeShape
-  let action: TypeShape
-  /// The feature's own stubs' shapes, by name.
-  let signatures: [String: Signature]
-
-  init(_ feature: Feature) {
-    let probe = ShapeProbe()
-    state = probe.shape(of: feature.types.state.type)
-    action = probe.shape(of: feature.types.action.type)
-    var signatures: [String: Signature] = [:]
-    for stub in feature.stubs {
-      switch stub.signature {
-      case .value(let type, let isList)?:
-        signatures[stub.name] = .value(probe.shape(of: type.type), isList: isList)
-      case .endpoint(let input, let output, let canThrow)?:
-        signatures[stub.name] = .endpoint(
-          input: probe.shape(of: input.type), output: probe.shape(of: output.type), canThrow: canThrow)
-      case nil:
-        break
-      }
-    }
-    self.signatures = signatures
-  }
-
-  var actionCases: [TypeShape.Case] {
-    if case .enumeration(_, let cases) = action { return cases }
-    return []
   }
 }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import SpecAuthoring
+import SpecProcess
 import SpecRunner
+import SpecWorkers
 import SpecYAML
 
 /// `reducer-spec record [PATH…] [--filter TEXT] [--timeout DURATION]`: runs the selected
@@ -95,7 +98,7 @@ struct RecordCommand: Subcommand {
     let environment = WorkerPool.Configuration.workerEnvironment(context.environment)
     let pool = WorkerPool(
       WorkerPool.Configuration(
-        executable: ReducerSpecCommand.currentExecutable(), environment: environment,
+        executable: WorkerProcess.currentExecutable(), environment: environment,
         jobs: max(1, min(files.count, ProcessInfo.processInfo.activeProcessorCount)),
         timeout: try RunSettings.timeout(timeoutOption.timeout), stopAfterFailure: false))
     // The answers come as the workers finish; they are reported in file order.

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import SpecAuthoring
+import SpecProcess
 import SpecRunner
+import SpecWorkers
 import SpecYAML
 
 /// The `reducer-spec` command line, for an executable to hand over to.
@@ -18,7 +21,7 @@ import SpecYAML
 /// and record the files, so everything before the call must be safe to run more than once.
 public enum ReducerSpecCommand {
   /// What `--version` prints.
-  public static let version = "0.1.0"
+  public static let version = ProgramName.version
 
   /// Reads the command line, runs the subcommand it names (`run` when it names none), and
   /// exits with its status: for a run, 0 when every scenario passed or was skipped, 1 when
@@ -35,9 +38,8 @@ public enum ReducerSpecCommand {
 
   /// ``main(features:)`` with another engine for runs: for the tests of the worker pool,
   /// which run the command with an engine that fails, traps and hangs on purpose.
-  @_spi(Testing)
   @MainActor
-  public static func main(features: [Feature], scenarioEngine: @escaping @MainActor () -> any ScenarioEngine)
+  package static func main(features: [Feature], scenarioEngine: @escaping @MainActor () -> any ScenarioEngine)
     async -> Never
   {
     await main(makeEngine: { SpecEngine(features: features) }, scenarioEngine: { _ in scenarioEngine() })
@@ -59,7 +61,7 @@ public enum ReducerSpecCommand {
     // says (as `coverage --code` tells its workers), and else nowhere: not a
     // `default.profraw` in the user's directory from every command and worker. (`getenv`:
     // `ProcessInfo`'s `environment` builds a dictionary of every variable.)
-    if getenv("LLVM_PROFILE_FILE") == nil, ProfileRuntime.isInstrumented(executable: currentExecutable()) == true {
+    if getenv("LLVM_PROFILE_FILE") == nil, ProfileRuntime.isInstrumented(executable: WorkerProcess.currentExecutable()) == true {
       ProfileRuntime.redirectOwnProfile(to: "/dev/null")
     }
     // Before the engine, which indexes every feature's actions and state: 0.6 M instructions
@@ -133,16 +135,6 @@ public enum ReducerSpecCommand {
   }
 
   // MARK: - Process
-
-  /// This process's executable, to start again as a worker.
-  static func currentExecutable() -> String {
-    #if os(Linux)
-      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        return path
-      }
-    #endif
-    return Bundle.main.executablePath ?? CommandLine.arguments[0]
-  }
 
   /// Writes to standard output at once (a run's reports go through an `OutputBuffer`,
   /// which calls this whenever the command is about to wait).

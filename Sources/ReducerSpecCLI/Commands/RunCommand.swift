@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import SpecProcess
 import SpecRunner
+import SpecWorkers
 import SpecYAML
 
 /// `reducer-spec [run] [PATH…]`: runs the scenarios of spec files in worker processes. The
@@ -78,7 +80,7 @@ struct RunCommand: Subcommand {
     let output = OutputBuffer(write: context.output, writeBytes: context.outputBytes)
     defer { output.flush() }
     let worker = WorkerPool.Configuration(
-      executable: ReducerSpecCommand.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
+      executable: WorkerProcess.currentExecutable(), environment: workerEnvironment, jobs: settings.jobs,
       timeout: settings.timeout, stopAfterFailure: settings.failFast)
     /// A run with its own reporters (`--watch` makes one for each of its runs).
     func makeRun() -> SpecRun {

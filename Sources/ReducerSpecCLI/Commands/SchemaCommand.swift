@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SpecAuthoring
 import SpecRunner
 import SpecYAML
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SpecProcess
 import SpecRunner
 import SpecYAML
 

@@ -1,5 +1,6 @@
 import Foundation
 import SpecRunner
+import SpecWorkers
 import SpecYAML
 
 /// What the last runs in a directory did, scenario by scenario: `.reducer-spec/last-run.json`,

@@ -1,4 +1,5 @@
 import Foundation
+import SpecProcess
 import SpecRunner
 
 /// The reporter that keeps `.reducer-spec/last-run.json` (``LastRunRecord``): it puts each

@@ -1,5 +1,6 @@
 import Foundation
 import SpecRunner
+import SpecWorkers
 
 // The run record as `LastRunRecord` writes it: one scenario (or file) a line. Read a line at
 // a time, so that a large record is never held whole, from a file or from bytes.

@@ -1,5 +1,7 @@
 import Foundation
+import SpecProcess
 import SpecRunner
+import SpecWorkers
 import SpecYAML
 
 /// One run of the command, after its options are checked: load every file, select the

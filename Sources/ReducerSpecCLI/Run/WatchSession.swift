@@ -6,6 +6,7 @@
   import Darwin
 #endif
 import SpecRunner
+import SpecWorkers
 import SpecYAML
 
 /// `reducer-spec --watch`: runs the specs, then waits for a spec file to change (or to be
