@@ -16,7 +16,6 @@ let package = Package(
     .library(name: "SpecRunner", targets: ["SpecRunner"]),
     .library(name: "ReducerSpecCLI", targets: ["ReducerSpecCLI"]),
     .library(name: "SpecTesting", targets: ["SpecTesting"]),
-    .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
     .executable(name: "reducer-spec", targets: ["reducer-spec"]),
   ],
   dependencies: [
@@ -245,14 +244,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SpecRunnerTests",
-      dependencies: [
-        "SpecRunner",
-        "SpecFixtures",
-        "ReducerCore",
-        "TestSupport",
-        .product(name: "CasePaths", package: "swift-case-paths"),
-        .product(name: "Dependencies", package: "swift-dependencies"),
-      ]
+      dependencies: ["SpecRunner", "SpecFixtures", "TestSupport"]
     ),
     .testTarget(
       name: "SpecAuthoringTests",

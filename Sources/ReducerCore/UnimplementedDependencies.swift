@@ -4,16 +4,12 @@ import Foundation
 import IssueReporting
 
 extension DependencyValues {
-  /// The built-in dependencies that a ``TestStore`` replaces with failing versions before
-  /// its `withDependencies` closure runs, so that a reducer that uses one without an
-  /// override fails the test, in debug and release builds alike. (swift-dependencies checks
-  /// this only in debug builds.)
-  public static let builtInsThatMustBeOverridden = [
-    "uuid", "date", "withRandomNumberGenerator", "continuousClock", "suspendingClock",
-  ]
-
   /// Replaces `uuid`, `date`, `withRandomNumberGenerator`, `continuousClock` and
   /// `suspendingClock` with versions that report an issue naming the dependency when used.
+  ///
+  /// A ``TestStore`` calls it before its `withDependencies` closure runs, so that a reducer
+  /// that uses one of them without an override fails the test, in debug and release builds
+  /// alike. (swift-dependencies checks this only in debug builds.)
   public mutating func failOnUnimplementedBuiltIns() {
     uuid = UUIDGenerator {
       reportIssue(unimplementedMessage("uuid"))
