@@ -29,8 +29,35 @@ import Testing
     "SpecTesting": ["Foundation", "SpecRunner", "Testing", "XCTest"],
     // The example features as registered; ExampleFeatures itself never sees SpecRunner.
     "ExampleFeatureRegistry": ["ExampleFeatures", "SpecRunner"],
+    // This process and the ones it starts: the C library and the close-on-exec pipe only.
+    "SpecProcess": ["Foundation", "CCloseOnExecPipe", "Glibc", "Musl", "Darwin"],
+    // Check, schema, doc, record, coverage: the library, and SpecProcess for the coverage
+    // tools; never the workers or the command line.
+    "SpecAuthoring": [
+      "Foundation", "SpecProcess", "SpecRunner", "SpecYAML", "ReducerCore", "Clocks", "Dependencies",
+      "IssueReporting", "Glibc", "Musl", "Darwin",
+    ],
+    // The pool and the worker's main, which checks and records with SpecAuthoring.
+    "SpecWorkers": [
+      "Foundation", "CCloseOnExecPipe", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecYAML", "ReducerCore",
+      "Glibc", "Musl", "Darwin",
+    ],
+    // The command line: the only module that imports ArgumentParser.
+    "ReducerSpecCLI": [
+      "Foundation", "ArgumentParser", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecWorkers", "SpecYAML",
+      "Glibc", "Musl", "Darwin",
+    ],
     "reducer-spec": ["ExampleFeatureRegistry", "ReducerSpecCLI", "SpecRunner"],
   ]
+
+  /// Only the command line parses arguments: no other module imports ArgumentParser.
+  @Test func onlyTheCommandLineImportsArgumentParser() throws {
+    for module in Self.allowedImports.keys.sorted() where module != "ReducerSpecCLI" {
+      for (file, name) in try Self.imports(of: module) where name == "ArgumentParser" {
+        Issue.record("\(file) imports ArgumentParser, which only ReducerSpecCLI may import")
+      }
+    }
+  }
 
   @Test(arguments: allowedImports.keys.sorted())
   func aModuleImportsOnlyWhatItMay(_ module: String) throws {
@@ -42,13 +69,23 @@ import Testing
   }
 
   /// SpecRunner builds wherever ReducerCore does: it starts no processes (the command
-  /// line's workers are ReducerSpecCLI's) and parses no command line; nor does SpecTesting,
-  /// which runs scenarios in the test process.
+  /// line's workers are SpecWorkers', started through SpecProcess) and parses no command
+  /// line; nor does SpecTesting, which runs scenarios in the test process.
   @Test func theLibraryStartsNoProcesses() throws {
     for (file, text) in try Self.files(of: "SpecRunner") + Self.files(of: "SpecTesting") {
       for word in ["posix_spawn", "Process()", "fork(", "execv", "ArgumentParser", "CommandLine.arguments"]
       where text.contains(word) {
-        Issue.record("\(file) uses \(word), which belongs in ReducerSpecCLI")
+        Issue.record("\(file) uses \(word), which belongs in SpecProcess or ReducerSpecCLI")
+      }
+    }
+  }
+
+  /// Only SpecProcess starts processes: the pool and the coverage tools go through its
+  /// `WorkerProcess`.
+  @Test func onlySpecProcessSpawns() throws {
+    for module in Self.allowedImports.keys.sorted() where module != "SpecProcess" {
+      for (file, text) in try Self.files(of: module) where text.contains("posix_spawn(") || text.contains("fork(") {
+        Issue.record("\(file) starts a process; only SpecProcess (WorkerProcess) may")
       }
     }
   }
