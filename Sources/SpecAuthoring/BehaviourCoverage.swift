@@ -13,7 +13,7 @@ package struct BehaviourCoverage {
     /// `alert.presented.retry`, `detail.note`, `searchClient.search`.
     package var name: String
     /// How many steps send (actions), check (fields) or stub (stubs) it.
-    package var hits: Int = 0
+    var hits: Int = 0
     /// How many steps receive it (actions only).
     package var received: Int = 0
     /// How many times the scenarios that ran called it (stubs only); `nil` for a stub whose
@@ -23,7 +23,7 @@ package struct BehaviourCoverage {
     package var isCovered: Bool { hits + received > 0 && called != 0 }
     /// A dashboard's hits for the item: how many steps send or receive it or check it; for a
     /// stub, how many times it was called (how many specs stub it, when calls are not counted).
-    package var lineHits: Int { called ?? (hits + received) }
+    var lineHits: Int { called ?? (hits + received) }
   }
 
   package enum Kind: String, CaseIterable {
@@ -184,7 +184,7 @@ package struct BehaviourCoverage {
   /// The fields that a mapping of assignments checks, as the components of ``fieldNames(of:)``:
   /// `todos[id=0].title` checks `todos`, `todos[]` and `todos[].title`; `self` is every
   /// field (the empty path).
-  package static func assertedPaths(in assignments: YAMLNode) -> [[String]] {
+  static func assertedPaths(in assignments: YAMLNode) -> [[String]] {
     guard let mapping = assignments.mapping else { return [] }
     return mapping.entries.compactMap { entry in
       guard let key = entry.key.scalar?.value, let path = try? StatePath(parsing: key) else { return nil }

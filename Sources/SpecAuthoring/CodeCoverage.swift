@@ -28,7 +28,7 @@ package enum CodeCoverage {
   /// `llvm-profdata` and `llvm-cov`, absolute paths.
   package struct Tools: Equatable {
     package var profdata: String
-    package var cov: String
+    var cov: String
   }
 
   /// Finds `llvm-profdata` and `llvm-cov`: beside the real path (symlinks resolved) of
@@ -48,7 +48,7 @@ package enum CodeCoverage {
   }
 
   /// One tool: its path, or `nil`, and the places looked at, in order.
-  package static func locate(_ tool: String, environment: [String: String]) -> (path: String?, searched: [String]) {
+  static func locate(_ tool: String, environment: [String: String]) -> (path: String?, searched: [String]) {
     let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
     var searched: [String] = []
     func executable(in directory: String) -> String? {
@@ -89,7 +89,7 @@ package enum CodeCoverage {
   package final class ProfileDirectory {
     package let path: String
     /// A directory that the user asked to keep: ``remove()`` leaves it.
-    package let isKept: Bool
+    let isKept: Bool
 
     /// A fresh temporary directory; or `keeping`, created if needed, with the profiles and
     /// `merged.profdata` of an earlier run taken out of it.
@@ -138,28 +138,28 @@ package enum CodeCoverage {
   // MARK: - Selection
 
   /// This package's root, from where this file was compiled.
-  package static let packageRoot: String = {
+  static let packageRoot: String = {
     var path = #filePath
     for _ in 0..<3 { path = (path as NSString).deletingLastPathComponent }  // Sources/SpecAuthoring/
     return path
   }()
 
   /// reducer-spec's own library modules, never counted as feature sources.
-  package static let ownModules = [
+  static let ownModules = [
     "CYAML", "CSwiftTaskHook", "CCloseOnExecPipe", "SpecYAML", "SpecRunner", "SpecProcess", "SpecAuthoring",
     "SpecWorkers", "ReducerSpecCLI", "SpecTesting", "ReducerCore",
   ]
 
   /// The files that are not feature sources: those in any `.build*` folder (dependencies'
   /// checkouts, generated sources), and reducer-spec's own modules' sources.
-  package static func ignoreRegex(packageRoot: String) -> String {
+  static func ignoreRegex(packageRoot: String) -> String {
     #"(^|/)\.build[^/]*/|^"# + regexEscaped(packageRoot) + "/Sources/(" + ownModules.joined(separator: "|") + ")/"
   }
 
-  package static let defaultIgnoreRegex = ignoreRegex(packageRoot: packageRoot)
+  static let defaultIgnoreRegex = ignoreRegex(packageRoot: packageRoot)
 
   /// Text that an extended regular expression (llvm::Regex) matches literally.
-  package static func regexEscaped(_ text: String) -> String {
+  static func regexEscaped(_ text: String) -> String {
     var out = ""
     for character in text {
       if "\\^$.|?*+()[]{}".contains(character) { out.append("\\") }
@@ -180,13 +180,13 @@ package enum CodeCoverage {
 
   package struct Summary: Equatable, Sendable {
     package var lines: Counts
-    package var regions: Counts
+    var regions: Counts
     package var functions: Counts
   }
 
   package struct LineHits: Equatable, Sendable {
     package var line: Int
-    package var hits: Int
+    var hits: Int
   }
 
   package struct FileCoverage: Equatable, Sendable {
@@ -205,7 +205,7 @@ package enum CodeCoverage {
     /// llvm-cov's lcov export, `SF:` paths as in ``FileCoverage/path``.
     package var lcov: String
     /// The `-ignore-filename-regex` used.
-    package var ignoreRegex: String
+    var ignoreRegex: String
   }
 
   /// Merges `profiles` into `mergedProfile` and reads the coverage of `binary`'s sources:
@@ -261,7 +261,7 @@ package enum CodeCoverage {
   }
 
   /// The files and totals of `llvm-cov export -summary-only -format=text`.
-  package static func parseSummary(_ json: [UInt8], currentDirectory: String) throws(CodeCoverageError) -> Report {
+  static func parseSummary(_ json: [UInt8], currentDirectory: String) throws(CodeCoverageError) -> Report {
     struct Export: Decodable {
       struct Data: Decodable {
         var files: [File]
@@ -301,7 +301,7 @@ package enum CodeCoverage {
   /// llvm-cov's lcov export with `TN:code` before each record (a tracefile that also holds
   /// the behaviour's `TN:behaviour` records keeps them apart) and relative `SF:` paths, and
   /// each file's `DA` lines.
-  package static func parseLcov(
+  static func parseLcov(
     _ text: String, currentDirectory: String
   ) throws(CodeCoverageError) -> (text: String, lines: [String: [LineHits]]) {
     var out = ""
@@ -339,7 +339,7 @@ package enum CodeCoverage {
 
   /// Runs `executable` to its end (with the workers' `WorkerProcess`), reading its standard
   /// output and error as they come.
-  package static func runTool(
+  static func runTool(
     _ executable: String, _ arguments: [String], environment: [String: String]
   ) throws(CodeCoverageError) -> ToolRun {
     let process: WorkerProcess
@@ -365,13 +365,13 @@ package enum CodeCoverage {
   }
 
   /// The last lines of a tool's standard error, on one line.
-  package static func lastLines(_ bytes: [UInt8], count: Int = 3) -> String {
+  static func lastLines(_ bytes: [UInt8], count: Int = 3) -> String {
     let lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
       .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     return lines.suffix(count).joined(separator: " / ")
   }
 
-  package static func excerpt(_ bytes: [UInt8]) -> String {
+  static func excerpt(_ bytes: [UInt8]) -> String {
     let text = String(decoding: bytes.prefix(80), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
     return text.isEmpty ? "nothing" : text
   }

@@ -15,7 +15,7 @@ package enum CoverageReports {
   package typealias Kind = BehaviourCoverage.Kind
 
   /// The pseudo source file of a feature, relative to the working directory.
-  package static func sourcePath(of feature: String) -> String { "reducer-spec-coverage/\(feature).txt" }
+  static func sourcePath(of feature: String) -> String { "reducer-spec-coverage/\(feature).txt" }
 
   /// The items of a feature in the pseudo source's line order, each with its kind.
   package static func lines(of feature: Coverage.FeatureCoverage) -> [(kind: Kind, item: Coverage.Item)] {
@@ -79,7 +79,7 @@ package enum CoverageReports {
   }
 
   /// What a feature leaves uncovered, as titled lists of names (the empty ones left out).
-  package static func uncoveredLists(of feature: Coverage.FeatureCoverage) -> [(title: String, names: [String])] {
+  static func uncoveredLists(of feature: Coverage.FeatureCoverage) -> [(title: String, names: [String])] {
     let uncovered = { (items: [Coverage.Item]) in items.filter { !$0.isCovered } }
     let stubs = uncovered(feature.stubs)
     let lists = [
@@ -92,14 +92,14 @@ package enum CoverageReports {
   }
 
   /// `4/5  80.0%`, or `-` for a feature without any of the kind.
-  package static func cell(_ feature: Coverage.FeatureCoverage, _ kind: Kind) -> String {
+  static func cell(_ feature: Coverage.FeatureCoverage, _ kind: Kind) -> String {
     let items = feature.items(kind)
     guard let percent = feature.percent(kind) else { return "-" }
     return "\(items.filter(\.isCovered).count)/\(items.count) " + percentText(percent)
   }
 
   /// `80.0%`, padded to `100.0%`'s width.
-  package static func percentText(_ percent: Double) -> String {
+  static func percentText(_ percent: Double) -> String {
     let text = String(format: "%.1f%%", percent)
     return String(repeating: " ", count: max(0, 6 - text.count)) + text
   }

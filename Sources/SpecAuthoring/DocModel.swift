@@ -63,7 +63,7 @@ package struct DocScenario {
   package var skip: String?
   package var isExhaustive: Bool
   /// `exhaustivity: { off: { showSkippedAssertions: true } }`.
-  package var showsSkippedAssertions = false
+  var showsSkippedAssertions = false
   package var initialState: YAMLNode?
   package var dependencies: YAMLNode?
   package var steps: [DocStep]

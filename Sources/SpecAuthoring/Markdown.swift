@@ -52,7 +52,7 @@ package enum Markdown {
   /// Markdown (a note, a message) made fit for one table cell: every `|` escaped (in code
   /// spans too, as tables need), line breaks as
   /// `<br>`, surrounding blank space trimmed.
-  package static func cell(_ markdown: String) -> String {
+  static func cell(_ markdown: String) -> String {
     let trimmed = markdown.trimmingCharacters(in: .whitespacesAndNewlines)
     var out = ""
     for character in trimmed {

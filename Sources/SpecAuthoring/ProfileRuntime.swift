@@ -73,7 +73,7 @@ package enum ProfileRuntime {
   }
 
   /// The address of a function of the profile runtime in this process.
-  package static func runtimeFunction(_ name: String) -> UnsafeMutableRawPointer? {
+  static func runtimeFunction(_ name: String) -> UnsafeMutableRawPointer? {
     if let address = dlsym(dlopen(nil, RTLD_NOW), name) { return address }
     #if os(Linux)
       if let elf = ELFFile(path: "/proc/self/exe"), let value = elf.functionAddress(name),
@@ -89,7 +89,7 @@ package enum ProfileRuntime {
 
   /// An entry of this process's auxiliary vector (`getauxval`, which Swift's Glibc module
   /// does not import), read from /proc/self/auxv: pairs of 64-bit type and value.
-  package static func auxiliaryValue(_ type: UInt64) -> UInt64? {
+  static func auxiliaryValue(_ type: UInt64) -> UInt64? {
     guard let data = FileManager.default.contents(atPath: "/proc/self/auxv") else { return nil }
     let words = data.withUnsafeBytes { raw in (0..<raw.count / 8).map { raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self) } }
     return stride(from: 0, to: words.count - 1, by: 2).first { words[$0] == type }.map { words[$0 + 1] }
@@ -111,7 +111,7 @@ package struct ELFFile {
     package var offset: Int
     package var size: Int
     package var link: Int
-    package var entrySize: Int
+    var entrySize: Int
   }
 
   /// A file mapped read-only, unmapped when the last copy of its ``ELFFile`` goes.
@@ -136,9 +136,9 @@ package struct ELFFile {
   }
 
   private let mapping: Mapping
-  package let sections: [Section]
+  let sections: [Section]
   /// The `PT_PHDR` segment's virtual address, if it has one.
-  package let programHeaderAddress: UInt64?
+  let programHeaderAddress: UInt64?
 
   package init?(path: String) {
     guard let mapping = Mapping(path: path) else { return nil }
@@ -196,7 +196,7 @@ package struct ELFFile {
 
   /// The value of a function symbol of `.symtab` named `name`: its address in the file's
   /// layout (add the load bias for where it is in memory).
-  package func functionAddress(_ name: String) -> UInt64? {
+  func functionAddress(_ name: String) -> UInt64? {
     guard let table = sections.first(where: { $0.type == 2 }), table.entrySize >= 24, table.link < sections.count
     else { return nil }
     let data = mapping.bytes

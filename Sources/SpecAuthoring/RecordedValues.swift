@@ -6,7 +6,7 @@ package enum RecordedValues {
   /// The value with each UUID of the form `00000000-0000-0000-0000-00000000000N` written as
   /// the integer N, as `uuid: incrementing` hands them out (`id: 0`). The caller checks that
   /// the value still decodes to the same thing (a string field may hold such a text).
-  package static func integerUUIDs(_ node: YAMLNode) -> YAMLNode {
+  static func integerUUIDs(_ node: YAMLNode) -> YAMLNode {
     var node = node
     switch node.content {
     case .scalar(let scalar):
@@ -36,7 +36,7 @@ package enum RecordedValues {
   /// `{ todos: { element: { id: 0, action: A } } }` is `todos[id=0]…`. A path goes through a
   /// case whose payload is a mapping of one key to a mapping (or `element:` with `id:` and
   /// `action:`); the payload it ends at is written whole. `nil` for a shorter action.
-  package static func actionPath(_ action: YAMLNode) -> (path: String, value: YAMLNode)? {
+  static func actionPath(_ action: YAMLNode) -> (path: String, value: YAMLNode)? {
     guard var entry = onlyEntry(action), isPlainName(entry.name) else { return nil }
     var path = entry.name
     var cases = 1

@@ -14,7 +14,7 @@ package struct ShapeText {
   package init() {}
 
   /// Enums written inline at most this long; longer ones are written by name.
-  package static let inlineLimit = 60
+  static let inlineLimit = 60
 
   /// The text of a shape, on one line.
   package mutating func text(_ shape: TypeShape) -> String {

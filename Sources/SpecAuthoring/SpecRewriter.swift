@@ -14,12 +14,12 @@ package struct TextEdit: Equatable {
 /// other byte (comments, blank lines, key order, quoting) stays as it was.
 package struct SpecRewriter {
   /// The widest line that a flow value (`state: { count: 1 }`) may make; past it, block style.
-  package static let flowWidth = 100
+  static let flowWidth = 100
 
   package let source: SourceFile
   package let root: YAMLNode
   /// The file's line break: `\r\n` when the file uses it, else `\n`.
-  package let newline: String
+  let newline: String
   package private(set) var edits: [TextEdit] = []
   package private(set) var notes: [(location: FileLocation, message: String)] = []
   private var bytes: [UInt8] { source.bytes }
@@ -260,7 +260,7 @@ package struct SpecRewriter {
   }
 
   /// What follows `state:`: ` { a: 1 }`, or a line break and one assignment per line.
-  package func stateValueText(
+  func stateValueText(
     _ assignments: YAMLNode, keyColumn: Int, entryIndent: Int, flowOnly: Bool, preferBlock: Bool
   ) -> String {
     let flow = YAMLEmitter.flow(assignments)
@@ -303,7 +303,7 @@ package struct SpecRewriter {
 
   /// Just past a node's last character: a block collection's end mark is where the next
   /// token starts, past comments and blank lines, so it ends with its last value instead.
-  package func contentEnd(_ node: YAMLNode) -> Int {
+  func contentEnd(_ node: YAMLNode) -> Int {
     // An alias ends where `*name` does: its children are its anchor's, elsewhere. (Found by
     // the `rewrite` fuzz target: a `receive:` inserted after a step that ends with an alias
     // went where the anchor is.)
@@ -368,7 +368,7 @@ package struct SpecRewriter {
 
 extension ScenarioRecording {
   /// Whether two recordings (of two example rows) change the file alike.
-  package func hasSameChanges(as other: ScenarioRecording) -> Bool {
+  func hasSameChanges(as other: ScenarioRecording) -> Bool {
     steps == other.steps && insertions.filter { !$0.value.isEmpty } == other.insertions.filter { !$0.value.isEmpty }
   }
 }

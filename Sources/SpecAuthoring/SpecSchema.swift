@@ -562,7 +562,7 @@ package struct SpecSchema {
   /// checks them; anything else (an index, a key, a type that contains itself, a custom
   /// conformance, a path deeper than `maxPathDepth`) is left to the runner, so that the
   /// schema never rejects a path that runs.
-  package static func pathRest(after shape: TypeShape, depth: Int = 1) -> String {
+  static func pathRest(after shape: TypeShape, depth: Int = 1) -> String {
     let anything = #"([.\[].*)?"#
     guard depth < maxPathDepth else { return anything }
     var shape = shape
@@ -589,7 +589,7 @@ package struct SpecSchema {
   }
 
   /// What may follow an enum case: what may follow its payload.
-  package static func pathRest(after payload: TypeShape.Payload, of named: TypeShape.Named, depth: Int = 1) -> String {
+  static func pathRest(after payload: TypeShape.Payload, of named: TypeShape.Named, depth: Int = 1) -> String {
     switch payload {
     case .none: return #"([.\[].*)?"#
     case .value(let shape): return pathRest(after: shape, depth: depth)
@@ -598,7 +598,7 @@ package struct SpecSchema {
   }
 
   /// How many components of a path the schema checks.
-  package static let maxPathDepth = 4
+  static let maxPathDepth = 4
 
   private static func escaped(_ name: String) -> String {
     var out = ""

@@ -11,7 +11,7 @@ import SpecYAML
 /// a custom `Codable` conformance, a subscript on something that is not a collection): the
 /// run still reports what is left.
 package final class StatePathCheck {
-  package let stateShape: TypeShape
+  let stateShape: TypeShape
   /// The paths found to name fields of the state: specs assert the same few paths at step
   /// after step, and a path's problem does not depend on where it is written.
   private var fine: Set<String> = []

@@ -67,9 +67,9 @@ package enum UnifiedDiff {
     package enum Kind { case same, delete, insert }
     package var kind: Kind
     /// 1-based: the line in the old text (for an insertion, the old line it comes before).
-    package var oldLine: Int
+    var oldLine: Int
     /// 1-based: the line in the new text (for a deletion, the new line it comes before).
-    package var newLine: Int
+    var newLine: Int
   }
 
   // Not the standard library's `difference(from:)`: it cannot be stopped, and its time grows
@@ -79,7 +79,7 @@ package enum UnifiedDiff {
   /// a shortest script by Myers' algorithm (as `git diff` finds it), which takes time and
   /// memory by the size of the change rather than of the file. Past `maxEdits` lines
   /// changed, the middle is written as deleted, then inserted, whole.
-  package static func editScript(_ a: [String], _ b: [String], maxEdits: Int = 2000) -> [Op] {
+  static func editScript(_ a: [String], _ b: [String], maxEdits: Int = 2000) -> [Op] {
     var prefix = 0
     while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
     var suffix = 0

@@ -292,13 +292,13 @@ package struct JSONCursor {
   }
 
   /// An integer, or `null` as `.some(nil)`.
-  package mutating func optionalInt() -> Int?? {
+  mutating func optionalInt() -> Int?? {
     if take("null") { return .some(nil) }
     return int().map { .some($0) }
   }
 
   /// A string, or `null` as `.some(nil)`.
-  package mutating func optionalString() -> String?? {
+  mutating func optionalString() -> String?? {
     if take("null") { return .some(nil) }
     return string().map { .some($0) }
   }
@@ -313,7 +313,7 @@ package struct JSONCursor {
   }
 
   /// A string's bytes as they were written, valid UTF-8 or not (``JSONWriter/string(utf8:)``).
-  package mutating func stringBytes() -> [UInt8]? {
+  mutating func stringBytes() -> [UInt8]? {
     scanString(plain: { Array($0) }, escaped: { $0 })
   }
 

@@ -37,9 +37,9 @@ package final class StepBoard {
   /// The line of a step that is in another file than its scenario's.
   package static let elsewhere = UInt32.max
   /// The variable that tells a worker which descriptor its board is.
-  package static let environmentKey = "REDUCER_SPEC_STEP_BOARD_FD"
+  static let environmentKey = "REDUCER_SPEC_STEP_BOARD_FD"
   /// The descriptor the board has in a worker.
-  package static let workerDescriptor: Int32 = 3
+  static let workerDescriptor: Int32 = 3
 
   private static let size = 4 * MemoryLayout<UInt32>.stride
   private let words: UnsafeMutablePointer<UInt32>
@@ -70,7 +70,7 @@ package final class StepBoard {
 
   /// The board the parent handed this worker, if any; closes the descriptor (the mapping
   /// stays), so that nothing the scenarios start inherits it.
-  package static func attach(environment: [String: String]) -> StepBoard? {
+  static func attach(environment: [String: String]) -> StepBoard? {
     guard let text = environment[environmentKey], let fd = Int32(text), fd >= 0 else { return nil }
     defer { close(fd) }
     return map(fd)

@@ -139,7 +139,7 @@ package enum WorkerMain {
   /// How many files' plans a worker keeps (see `serve`): more than the engine's cache, which
   /// is more than the files a worker has in hand at once (those it was asked to read ahead,
   /// `WorkerPool.readsAhead`, and the batches of those it read before them).
-  package static let keptPlans = SpecEngine.cacheSize + 8
+  static let keptPlans = SpecEngine.cacheSize + 8
 
   /// Ignores `SIGINT` (the parent alone handles Ctrl-C) and exits if the parent dies.
   private static func prepareProcess() {

@@ -47,7 +47,7 @@ package final class WorkerPool {
     /// timeout if that is longer. The time a worker takes to start (loading the executable
     /// and its libraries, which a loaded machine or a sanitized build makes slow) does not
     /// count toward its first request's timeout.
-    package var startupLimit: Duration { max(.seconds(10), timeout) }
+    var startupLimit: Duration { max(.seconds(10), timeout) }
     /// Dispatch nothing more once a scenario failed (`--fail-fast`).
     package var stopAfterFailure: Bool
     /// Keep the idle workers when a run ends, for the pool's next run (`--watch`); the
@@ -90,19 +90,19 @@ package final class WorkerPool {
   }
 
   /// How many lines of a worker's standard error an `.error` result quotes.
-  package nonisolated static let quotedErrorLines = 10
+  nonisolated static let quotedErrorLines = 10
   /// The most scenarios a worker is sent at once.
-  package nonisolated static let maxBatch = 16
+  nonisolated static let maxBatch = 16
   /// How many files a worker with scenarios queued is asked to read ahead of them. A worker
   /// keeps more files than this (``SpecEngine/cacheSize``), so that it has a file's
   /// scenarios still loaded when they come.
-  package nonisolated static let readsAhead = 10
+  nonisolated static let readsAhead = 10
   /// While a worker has this many scenarios or fewer queued, it is sent the next batches (at
   /// the end of a run, the next one). With this much work in hand (about 12 ms of the
   /// benchmark's scenarios, and the files read ahead), the command wakes about a third as
   /// often as with 32 and 4 files ahead, and each wake-up takes a core from a worker when
   /// every core runs one (Benchmarks/README.md, "Deeper queues").
-  package nonisolated static let runsAhead = 80
+  nonisolated static let runsAhead = 80
 
   private let configuration: Configuration
   /// How long after its start a request's worker is killed: the timeout and the grace.
@@ -223,7 +223,7 @@ package final class WorkerPool {
   }
 
   /// How many files a worker that checks is sent at once.
-  package static let checkAhead = 3
+  static let checkAhead = 3
 
   /// Checks the next file in this process, when the caller of ``check(files:interrupt:here:onChecked:)``
   /// gave a way to, no file waits for a worker that died, and every worker has
@@ -875,14 +875,14 @@ package final class WorkerPool {
       /// For a record: how many of its scenarios started (the last one is under way).
       package var scenarios = 0
 
-      package var isRead: Bool {
+      var isRead: Bool {
         if case .read = kind { return true }
         return false
       }
     }
 
     package let process: WorkerProcess
-    package let board: StepBoard?
+    let board: StepBoard?
     /// The requests in order: the first one is under way. (A task is plain data, so that
     /// the command's many looks at them copy no reference.)
     package var tasks: [Task] = []
@@ -903,16 +903,16 @@ package final class WorkerPool {
     /// ends"). It starts at 0 and rises over a run's first answers, so the first naps are
     /// short. An average that shared a look's time among its answers made naps long enough
     /// for a worker to run out of work, and was dropped.
-    package var averageTask = 0.0
+    var averageTask = 0.0
     package var lines = LineBuffer()
     /// What the worker wrote to standard error since its last answer.
     package var errorOutput: [UInt8] = []
-    package var isDead = false
+    var isDead = false
     /// When the worker was started.
     package let spawned: ContinuousClock.Instant
     /// The worker began its first request (by its step board; a worker without a board
     /// counts as begun from the start, and its first request's time includes its start).
-    package var hasBegun: Bool
+    var hasBegun: Bool
 
     package init(process: WorkerProcess, board: StepBoard?, spawned: ContinuousClock.Instant) {
       self.process = process
@@ -922,7 +922,7 @@ package final class WorkerPool {
     }
 
     /// What the request that just ended wrote: the output up to its end marker.
-    package func takeScenarioOutput() -> [UInt8] {
+    func takeScenarioOutput() -> [UInt8] {
       if errorOutput.starts(with: scenarioEndMarker) {  // Nothing written: the usual case.
         errorOutput.removeFirst(scenarioEndMarker.count)
         return []
@@ -933,7 +933,7 @@ package final class WorkerPool {
     }
 
     /// All the output, without end markers (a dead worker's).
-    package func takeAllOutput() -> [UInt8] {
+    func takeAllOutput() -> [UInt8] {
       defer { errorOutput = [] }
       while let marker = errorOutput.firstRange(of: scenarioEndMarker) { errorOutput.removeSubrange(marker) }
       return errorOutput

@@ -94,7 +94,7 @@ package enum WorkerMessage: Hashable, Sendable {
   }
 
   /// The result that a `passed` message stands for.
-  package static func passedResult(_ planned: PlannedScenario, duration: Double, stubCalls: [String: Int]?) -> ScenarioResult {
+  static func passedResult(_ planned: PlannedScenario, duration: Double, stubCalls: [String: Int]?) -> ScenarioResult {
     var result = ScenarioResult(
       id: planned.id, name: planned.name, location: planned.location, tags: planned.tags, outcome: .passed,
       duration: duration)
@@ -124,7 +124,7 @@ package struct LineBuffer {
   }
 
   /// What arrived after the last line break.
-  package var remainder: [UInt8] { pending }
+  var remainder: [UInt8] { pending }
 }
 
 extension [UInt8] {
