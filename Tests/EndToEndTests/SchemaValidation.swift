@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import SpecRunner
 
 /// Spec files as the JSON that yaml-language-server checks against a schema: YAML read with
@@ -88,7 +89,8 @@ enum SchemaValidation {
     let input =
       "{\"schema\": " + schema + ", \"instances\": {"
       + instances.map { quoted($0.name) + ": " + $0.json }.joined(separator: ", ") + "}}"
-    let result = try run(python!, ["-c", script], input: input)
+    guard let python else { throw MissingTool("python3 with jsonschema", debianPackage: "python3-jsonschema") }
+    let result = try run(python, ["-c", script], input: input)
     guard result.status == 0 else { throw Failure(description: result.output) }
     let decoded = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: String]
     return decoded ?? [:]

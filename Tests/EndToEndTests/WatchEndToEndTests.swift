@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Whether tmux is on the PATH (Debian: tmux; `.ci/run` installs it).
@@ -194,8 +195,9 @@ let tmuxAvailable = tmuxPath != nil
         """)
   }
 
-  @Test(.enabled(if: tmuxAvailable, "tmux is not installed (Debian: tmux), so watch mode was NOT tested in a terminal"))
+  @Test(.enabled(if: ContinuousIntegration.runs(whenFound: tmuxAvailable), "tmux is not installed (Debian: tmux), so watch mode was NOT tested in a terminal"))
   func rerunsWhatChangedAndWhatTheKeysSay() async throws {
+    guard tmuxAvailable else { throw MissingTool("tmux", debianPackage: "tmux") }
     try await BuiltCommand.onThread { try Self.drive() }
   }
 
