@@ -13,9 +13,8 @@ import SpecYAML
 /// The XML is read by a small scanner of its own (elements, attributes, entities;
 /// comments, CDATA, processing instructions and the DOCTYPE skipped) rather than
 /// FoundationXML, which would make every process of the runner, workers included, load
-/// libxml2: measured (Benchmarks/README.md, "FoundationXML at start-up"), that is 6 more
-/// shared libraries (libxml2, ICU 72, zlib, liblzma…), 1.47 M more instructions (+11%) and
-/// 1.5 MB more resident memory at the start of every process.
+/// libxml2 and the libraries it brings, at the start of every process (Benchmarks/README.md,
+/// "What the executable links").
 package struct JUnitResults: Sendable {
   package enum Outcome: Sendable, Equatable {
     case passed

@@ -101,7 +101,7 @@ package final class WorkerPool {
   /// the end of a run, the next one). With this much work in hand (about 12 ms of the
   /// benchmark's scenarios, and the files read ahead), the command wakes about a third as
   /// often as with 32 and 4 files ahead, and each wake-up takes a core from a worker when
-  /// every core runs one (Benchmarks/README.md, "Deeper queues").
+  /// every core runs one.
   nonisolated static let runsAhead = 80
 
   private let configuration: Configuration
@@ -897,10 +897,9 @@ package final class WorkerPool {
     ///
     /// Answers read together after a nap count as one long request and several short ones,
     /// which pulls the average down just when the command decides on its next nap. Over 64
-    /// answers that pull is small; over eight (until 2026-11-28) it kept the naps so short
-    /// that the command woke for most answers, at a cost to the workers of both `--jobs 1`
-    /// and `--jobs 2` (Benchmarks/README.md, "Naps by a longer average, and where issue 17
-    /// ends"). It starts at 0 and rises over a run's first answers, so the first naps are
+    /// answers that pull is small; over eight it kept the naps so short that the command
+    /// woke for most answers, at a cost to the workers of both `--jobs 1` and `--jobs 2`
+    /// (Benchmarks/HISTORY.md has the measurements). It starts at 0 and rises over a run's first answers, so the first naps are
     /// short. An average that shared a look's time among its answers made naps long enough
     /// for a worker to run out of work, and was dropped.
     var averageTask = 0.0
