@@ -229,7 +229,9 @@ package enum CodeCoverage {
       tools.profdata, ["merge", "-sparse"] + profiles + ["-o", mergedProfile], environment: environment)
     guard merge.status == .exited(0) else { throw .mergeFailed(stderr: lastLines(merge.errors)) }
 
-    let common = ["-instr-profile=" + mergedProfile, "-ignore-filename-regex=" + ignoring, binary] + sources
+    // Absolute: llvm-cov runs in this process's directory, which need not be `currentDirectory`,
+    // and reads every file under a directory it is given.
+    let common = ["-instr-profile=" + mergedProfile, "-ignore-filename-regex=" + ignoring, binary] + absoluteSources
     func export(_ arguments: [String]) throws(CodeCoverageError) -> [UInt8] {
       let run = try runTool(tools.cov, ["export"] + arguments + common, environment: environment)
       guard run.status == .exited(0) else {
