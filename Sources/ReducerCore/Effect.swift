@@ -224,27 +224,6 @@ public struct Effect<Action>: Sendable {
     }
   }
 
-  /// The same effect with its cancellation identifiers scoped to `scope`: a child's
-  /// `.cancellable(id:)` and `.cancel(id:)` concern only the effects of the same child (one
-  /// element of a collection, one presentation), as TCA's navigation ids make them.
-  func scopingCancellation(to scope: AnyHashableSendable) -> Self {
-    switch operation {
-    case .none, .send, .run:
-      return self
-    case .merge(let effects):
-      return Self(.merge(effects.map { $0.scopingCancellation(to: scope) }))
-    case .concatenate(let effects):
-      return Self(.concatenate(effects.map { $0.scopingCancellation(to: scope) }))
-    case .cancellable(let id, let cancelInFlight, let effect):
-      return Self(
-        .cancellable(
-          AnyHashableSendable(ScopedCancelID(scope: scope, id: id)), cancelInFlight: cancelInFlight,
-          effect.scopingCancellation(to: scope)))
-    case .cancel(let id):
-      return Self(.cancel(AnyHashableSendable(ScopedCancelID(scope: scope, id: id))))
-    }
-  }
-
   /// Whether running the effect starts anything asynchronous.
   var isSynchronous: Bool {
     switch operation {
@@ -261,12 +240,6 @@ public typealias EffectOf<R: Reducer> = Effect<R.Action>
 
 /// The `send` of a reducer's effects: `SendOf<Feature>` is `Send<Feature.Action>`.
 public typealias SendOf<R: Reducer> = Send<R.Action>
-
-/// A cancellation identifier of a child's effect, inside its scope.
-struct ScopedCancelID: Hashable, Sendable {
-  let scope: AnyHashableSendable
-  let id: AnyHashableSendable
-}
 
 /// Sends actions from an effect back into its store: `await send(.response(value))`.
 ///

@@ -90,7 +90,7 @@ enum EffectCancellation {
   @TaskLocal static var store: Store?
 
   /// The cancellation scopes of the children whose effect the current operation is, outermost
-  /// first (see ``Effect/scopingCancellation(to:)``).
+  /// first (see ``Effect/scopingCancellationInOperations(to:)``).
   @TaskLocal static var scopes: [AnyHashableSendable] = []
 
   /// A store's effects, as an operation's `Task.cancel(id:)` reaches them.
@@ -110,6 +110,12 @@ enum EffectCancellation {
     }
     return key
   }
+}
+
+/// A cancellation identifier of a child's effect, inside its scope.
+struct ScopedCancelID: Hashable, Sendable {
+  let scope: AnyHashableSendable
+  let id: AnyHashableSendable
 }
 
 extension Effect {
