@@ -262,7 +262,14 @@ extension TypedScenario: RecordableScenario {
           (scenario.steps[index].location, "nothing was received for this step; it is left as it is"))
         return
       }
-      if let match = queue.firstIndex(where: { isMatching($0.action) }) {
+      // A loop, not `firstIndex(where:)`: a closure around `isMatching` is isolated to the
+      // main actor, and an optimized build rejects sending the parameter into it.
+      var firstMatch: Int?
+      for position in queue.indices where isMatching(queue[position].action) {
+        firstMatch = position
+        break
+      }
+      if let match = firstMatch {
         insert(first: match, before: index)
         remove(match + 1)
         recording.steps[index].state = change(assignments, before: queue[match].before, after: queue[match].after)
