@@ -3,45 +3,13 @@ import SpecRunner
 import SpecYAML
 
 // JSON written and read by hand, for text whose shape is known in advance: the worker
-// protocol's messages (WorkerCodec.swift) and the schema's strings. JSONEncoder and
-// JSONDecoder spend some 50,000 instructions on each scenario of a file's plan, which made
-// the command's share of a run as large as a fifth of a worker's.
+// protocol's messages (WorkerCodec.swift) and the schema's strings. Through JSONEncoder and
+// JSONDecoder, the command's share of a run was as large as a fifth of a worker's.
 
-/// Whether one of the eight bytes in `word` is a quote, a backslash or a control character
-/// (below 0x20), which a JSON string escapes: the bit tricks of "Bit Twiddling Hacks" (a zero
-/// byte, a byte less than n), exact when they answer `false`.
-@inline(__always)
-private func mayNeedEscape(_ word: UInt64) -> Bool {
-  let ones: UInt64 = 0x0101_0101_0101_0101
-  let highs: UInt64 = 0x8080_8080_8080_8080
-  let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-  let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-  let found = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
-  return found & highs != 0
+/// Whether a JSON string escapes this byte: a quote, a backslash or a control character.
+private func needsEscape(_ byte: UInt8) -> Bool {
+  byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
 }
-
-/// Where the first byte from `start` on that a JSON string escapes (see ``mayNeedEscape(_:)``)
-/// is; `buffer.count` when there is none.
-private func firstByteNeedingEscape(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-  var index = start
-  if let base = buffer.baseAddress {
-    while index + 8 <= buffer.count, !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-      index += 8
-    }
-  }
-  while index < buffer.count {
-    let byte = buffer[index]
-    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-    index += 1
-  }
-  return index
-}
-
-/// 10⁰ through 10²², every power of ten that a `Double` holds exactly.
-private let exactPowersOfTen: [Double] = [
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-  1e20, 1e21, 1e22,
-]
 
 /// Bytes of JSON, written by hand.
 package struct JSONWriter {
@@ -60,7 +28,7 @@ package struct JSONWriter {
   /// Bytes that are JSON already, as they are.
   package mutating func verbatim(_ json: ArraySlice<UInt8>) { bytes.append(contentsOf: json) }
 
-  /// Its digits, written in place: `String(value)` costs an allocation.
+  /// Its digits.
   package mutating func int(_ value: Int) { appendDecimal(value, to: &bytes) }
 
   /// A number that JSONEncoder would write the same way: integral values without a
@@ -79,14 +47,8 @@ package struct JSONWriter {
   /// need not be valid UTF-8: ``JSONCursor/stringBytes()`` reads them back unchanged.
   package mutating func string(utf8 text: some Collection<UInt8>) {
     bytes.append(UInt8(ascii: "\""))
-    // In place when the bytes are contiguous (a native string's are): a byte at a time
-    // through the collection costs several times as much.
-    let isPlain = text.withContiguousStorageIfAvailable { buffer in
-      guard firstByteNeedingEscape(in: buffer, from: 0) == buffer.count else { return false }
-      bytes.append(contentsOf: buffer)
-      return true
-    }
-    if isPlain == true {
+    if !text.contains(where: needsEscape) {
+      bytes.append(contentsOf: text)
       bytes.append(UInt8(ascii: "\""))
       return
     }
@@ -223,66 +185,11 @@ package struct JSONCursor {
       }
     }
     guard position > start else { return nil }
-    if let value = exactDecimal(bytes[start..<position]) { return value }
     guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else {
       position = start
       return nil
     }
     return value
-  }
-
-  /// The value of a short decimal, `-`? DIGITS (`.` DIGITS)? (`e`|`E` (`+`|`-`)? DIGITS)?
-  /// with at most 15 significant digits and a power of ten of at most 22 either way, as
-  /// `Double(_:)` reads it; `nil` for any other text. Such a number is its digits (exactly
-  /// a `Double`) times or divided by a power of ten (exactly one too), and one rounded
-  /// operation gives the nearest `Double`, as parsing does (Clinger's fast path). A
-  /// duration as a worker writes it is one: parsing each cost some 1,400 instructions.
-  private func exactDecimal(_ text: ArraySlice<UInt8>) -> Double? {
-    let zero = UInt8(ascii: "0")
-    var index = text.startIndex
-    let negative = text[index] == UInt8(ascii: "-")
-    if negative { index += 1 }
-    var mantissa: UInt64 = 0
-    var significant = 0
-    var fractionDigits = 0
-    /// Reads digits into the mantissa; how many.
-    func digits(afterPoint: Bool) -> Int? {
-      let first = index
-      while index < text.endIndex, text[index] &- zero < 10 {
-        if mantissa != 0 || text[index] != zero { significant += 1 }
-        guard significant <= 15 else { return nil }
-        mantissa = mantissa * 10 + UInt64(text[index] &- zero)
-        if afterPoint { fractionDigits += 1 }
-        index += 1
-      }
-      return index - first
-    }
-    guard let whole = digits(afterPoint: false), whole > 0 else { return nil }
-    if index < text.endIndex, text[index] == UInt8(ascii: ".") {
-      index += 1
-      guard let fraction = digits(afterPoint: true), fraction > 0 else { return nil }
-    }
-    var exponent = 0
-    if index < text.endIndex, text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") {
-      index += 1
-      var negativeExponent = false
-      if index < text.endIndex, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
-        negativeExponent = text[index] == UInt8(ascii: "-")
-        index += 1
-      }
-      let first = index
-      while index < text.endIndex, text[index] &- zero < 10, exponent < 1000 {
-        exponent = exponent * 10 + Int(text[index] &- zero)
-        index += 1
-      }
-      guard index > first, index == text.endIndex else { return nil }
-      if negativeExponent { exponent = -exponent }
-    }
-    guard index == text.endIndex else { return nil }
-    let power = exponent - fractionDigits
-    guard (-22...22).contains(power) else { return nil }
-    let value = power < 0 ? Double(mantissa) / exactPowersOfTen[-power] : Double(mantissa) * exactPowersOfTen[power]
-    return negative ? -value : value
   }
 
   /// What ``JSONWriter/double(_:)`` writes.
@@ -324,9 +231,7 @@ package struct JSONCursor {
   ) -> Result? {
     guard take("\"") else { return nil }
     let start = position
-    // The plain run in place, without a bounds check at each byte (names and paths are
-    // long), eight bytes at a time while none of them ends it.
-    let plainEnd = bytes.withUnsafeBufferPointer { firstByteNeedingEscape(in: $0, from: start) }
+    let plainEnd = bytes[start...].firstIndex(where: needsEscape) ?? bytes.count
     // A control character ends no string: it is not JSON.
     guard plainEnd == bytes.count || bytes[plainEnd] >= 0x20 else { return nil }
     position = plainEnd

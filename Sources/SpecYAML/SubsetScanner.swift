@@ -65,36 +65,12 @@ struct SubsetScanner {
   /// `\r`, a tab, a byte order mark, a character that libyaml rejects or reads as a line
   /// break). The text is already valid UTF-8 without NUL bytes.
   static func checkCharacters(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-    // Eight bytes at a time: is any of them a control character other than `\n`, DEL, or
-    // not ASCII? Only text that is not all ASCII is then read character by character.
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    var found: UInt64 = 0
-    var index = 0
-    let count = bytes.count
-    if let base = bytes.baseAddress {
-      let raw = UnsafeRawPointer(base)
-      while index + 8 <= count {
-        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        let low = word & ~highs
-        // 0x80 where a byte is `\n`: its low seven bits plus 0x7F carry into bit 7 unless zero.
-        let newlineXor = (word ^ (0x0A * ones)) & ~highs
-        let newlines = ~((newlineXor &+ 0x7F * ones) | word) & highs
-        // 0x80 where a byte's low seven bits are under 0x20, `\n` made a `*` first.
-        let control = ~(((low | (newlines >> 2)) &+ 0x60 * ones) | word) & highs
-        // 0x80 where a byte is DEL.
-        let delete = (low &+ ones) & ~word & highs
-        found |= control | delete | (word & highs)
-        index += 8
-      }
-    }
-    while index < count {
-      let byte = bytes[index]
+    var isASCII = true
+    for byte in bytes {
       if (byte < 0x20 && byte != 0x0A) || byte == 0x7F { return nil }
-      found |= UInt64(byte & 0x80)
-      index += 1
+      if byte >= 0x80 { isASCII = false }
     }
-    guard found != 0 else { return true }
+    guard !isASCII else { return true }
     return checkText(bytes) ? false : nil
   }
 

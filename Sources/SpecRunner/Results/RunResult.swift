@@ -267,8 +267,7 @@ extension FileLocation: Codable {
 
 extension Duration {
   /// The duration in seconds, from its whole nanoseconds (the clocks' resolution): the
-  /// nearest `Double` to a decimal of at most 15 digits, which a worker writes in few digits
-  /// and the command reads back in few instructions (`JSONCursor.number()`).
+  /// nearest `Double` to a decimal of at most 15 digits, which a worker writes in few digits.
   package var inSeconds: Double {
     let (seconds, attoseconds) = components
     guard abs(seconds) < 1_000_000 else { return Double(seconds) + Double(attoseconds) / 1e18 }
