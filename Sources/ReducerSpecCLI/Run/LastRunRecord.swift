@@ -78,33 +78,20 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     /// The files that could not run, named as the record names them.
     private(set) var erroredFiles: Set<String> = []
 
-    /// Whether the files with entries came in path order, each once, and each file's
-    /// scenarios in order: then the spool's lines, as they are, are the entries of a record
-    /// of exactly this run (see ``isRecorded(by:)``).
-    private var isInRecordOrder = true
-    /// The last file that ``add(_:name:)`` added entries of.
-    private var lastFile: String?
-
     /// Gathers into `spool`: a temporary file of its own unless a test gives one.
     init(spool: SpoolFile = SpoolFile()) { self.spool = spool }
 
     /// Adds a file's results, naming it `name` (see ``LastRunRecord/fileName(_:in:)``).
     func add(_ suite: SuiteResult, name: String) {
       if !suite.scenarios.isEmpty {
-        if let lastFile, !(lastFile < name) { isInRecordOrder = false }
-        lastFile = name
         // Each entry's line as the record writes it, and a line feed (which a line never
         // holds: its strings escape control characters).
         var fileStart = JSONWriter()
         Entry.writeStart(file: name, to: &fileStart)
         var json = JSONWriter()
-        var lastPlace = (Int.min, Int.min)
         // By index: `for … in` would copy each result to read four of its fields.
         for index in suite.scenarios.indices {
           let id = suite.scenarios[index].id
-          let place = (id.scenario, id.row ?? -1)
-          if place < lastPlace { isInRecordOrder = false }
-          lastPlace = place
           json.verbatim(fileStart.bytes[...])
           Entry.writeRest(
             scenario: id.scenario, row: id.row, name: suite.scenarios[index].name,
@@ -144,61 +131,6 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
     /// The entries of `file`, in the order they ran.
     func entries(of file: String) throws -> [Entry] { try lines(of: file).map(\.entry) }
 
-    /// Whether the record that `reader` reads, from its start, is already what merging
-    /// this run into it makes: its entries are the run's lines, byte for byte and in the
-    /// same order, and no file that could not run changes. That is a run of a suite in which
-    /// nothing changed since the last run; the record need not be read, nor written.
-    func isRecorded(by reader: inout RecordLineReader) throws -> Bool {
-      guard isInRecordOrder else { return false }
-      var isSame = true
-      var hadComma = true
-      try forEachLine { line in
-        // Every entry's line but the last ends with a comma.
-        guard hadComma, let (previous, comma) = reader.nextEntryLineBytes(), Self.equal(previous, line) else {
-          isSame = false
-          return false
-        }
-        hadComma = comma
-        return true
-      }
-      guard isSame, reader.nextEntryLineBytes() == nil, !hadComma || spool.count == 0,
-        let fileErrors = reader.fileErrors()
-      else { return false }
-      return fileErrors == LastRunRecord.mergedFileErrors(self, previous: fileErrors)
-    }
-
-    /// Hands each line of the spool (without its line feed) to `body`, in order, until it
-    /// returns `false`: a piece of the spool at a time.
-    private func forEachLine(_ body: (ArraySlice<UInt8>) throws -> Bool) throws {
-      // A line that a piece cuts in two waits in `pending` for its end in the next piece.
-      var pending: [UInt8] = []
-      var goesOn = true
-      try spool.read { piece in
-        guard goesOn else { return }
-        var position = 0
-        if !pending.isEmpty {
-          guard let end = piece.lineFeed(from: 0) else {
-            pending += piece
-            return
-          }
-          pending += piece[..<end]
-          goesOn = try body(pending[...])
-          pending = []
-          position = end + 1
-        }
-        while goesOn, let end = piece.lineFeed(from: position) {
-          goesOn = try body(piece[position..<end])
-          position = end + 1
-        }
-        if goesOn { pending = Array(piece[position...]) }
-      }
-      if goesOn && !pending.isEmpty { throw SpoolFile.SpoolError(reason: "it ended early") }
-    }
-
-    private static func equal(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
-      a.count == b.count
-        && a.withUnsafeBytes { a in b.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
-    }
   }
 
   /// The previous record's entries came out of file order: it is read whole and sorted.
@@ -478,14 +410,6 @@ package struct LastRunRecord: Hashable, Codable, Sendable {
         }
         guard let fileErrors = previousFileErrors() else { throw OutOfOrder() }
         return mergedFileErrors(ran, previous: fileErrors)
-      }
-    }
-    // A run in which nothing changed leaves the record as it is: compared, not merged.
-    if var reader = RecordLineReader(path: path) {
-      defer { reader.close() }
-      if try ran.isRecorded(by: &reader) {
-        try writeIgnoreFile(besides: path)
-        return
       }
     }
     guard var reader = RecordLineReader(path: path) else {

@@ -88,8 +88,7 @@ extension LastRunRecord.Entry {
 /// An entry's line as the record writes it (``LastRunRecord/Entry/write(to:)``, without
 /// the indentation and comma around it), checked whole but made only as far as merging a
 /// run into the record needs: its file, its place in the file, and its bytes, which an
-/// unchanged entry keeps. The name's string is made only for ``entry``: making every whole
-/// ``LastRunRecord/Entry`` (two strings) cost most of a record's update.
+/// unchanged entry keeps. The name's string is made only for ``entry``.
 struct EntryLine {
   /// The file, as the entry names it.
   var file: String
@@ -204,49 +203,28 @@ struct RecordLineReader {
   /// The next entry's line (see ``EntryLine``); `nil` after the last one (or when the text
   /// is broken).
   mutating func nextEntryLine() -> EntryLine? {
-    guard let (line, _) = nextEntryLineBytes() else { return nil }
-    guard let entry = EntryLine(bytes, line.startIndex..<line.endIndex, after: lastLine) else {
-      isBroken = true
-      return nil
-    }
-    lastLine = entry
-    return entry
-  }
-
-  /// The next entry's line as it is written, without its indentation and its comma, and
-  /// whether it had a comma: read only as far as to find where it ends. `nil` after the last
-  /// one (or when the text is broken).
-  mutating func nextEntryLineBytes() -> (line: ArraySlice<UInt8>, hasComma: Bool)? {
     guard case .entries = stage, !isBroken else { return nil }
     guard let line = nextLine() else {
       isBroken = true
       return nil
     }
-    if Self.isEndOfEntries(line) {
+    // `  ],` is the line after the last entry.
+    if line.elementsEqual("  ],".utf8) {
       startFileErrors()
       return nil
     }
-    guard Self.isIndentedEntry(line) else {
+    guard line.starts(with: "    ".utf8) else {
       isBroken = true
       return nil
     }
-    let hasComma = line.last == UInt8(ascii: ",")
-    return (line[(line.startIndex + 4)..<(hasComma ? line.endIndex - 1 : line.endIndex)], hasComma)
-  }
-
-  /// `  ],`, the line after the last entry. (Byte by byte: comparing with a string's bytes
-  /// costs some 200 instructions a line.)
-  private static func isEndOfEntries(_ line: ArraySlice<UInt8>) -> Bool {
-    let start = line.startIndex
-    return line.count == 4 && line[start] == UInt8(ascii: " ") && line[start + 1] == UInt8(ascii: " ")
-      && line[start + 2] == UInt8(ascii: "]") && line[start + 3] == UInt8(ascii: ",")
-  }
-
-  /// Whether a line starts with an entry's indentation, four spaces.
-  private static func isIndentedEntry(_ line: ArraySlice<UInt8>) -> Bool {
-    let start = line.startIndex
-    return line.count >= 4 && line[start] == UInt8(ascii: " ") && line[start + 1] == UInt8(ascii: " ")
-      && line[start + 2] == UInt8(ascii: " ") && line[start + 3] == UInt8(ascii: " ")
+    // Without its indentation and its comma.
+    let end = line.last == UInt8(ascii: ",") ? line.endIndex - 1 : line.endIndex
+    guard let entry = EntryLine(bytes, (line.startIndex + 4)..<end, after: lastLine) else {
+      isBroken = true
+      return nil
+    }
+    lastLine = entry
+    return entry
   }
 
   /// The last line that ``nextEntryLine()`` read.
