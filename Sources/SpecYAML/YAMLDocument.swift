@@ -118,30 +118,6 @@ package struct Tape: Sendable {
     }
   }
 
-  /// A scalar of 1 to 8 bytes as one number (its bytes in order from the lowest), or 0 for
-  /// a longer or empty scalar or a collection: a short key compared with the words it may
-  /// be, without making a `String` of it.
-  package func shortWord(_ ref: Int) -> UInt64 {
-    let node = nodes[ref]
-    guard node.kind == .scalar, node.count > 0, node.count <= 8 else { return 0 }
-    let first = Int(node.first)
-    let count = Int(node.count)
-    return text.withUnsafeBytes { bytes in
-      if first + 8 <= bytes.count {
-        // One load of eight bytes, those past the scalar masked off: in little-endian order
-        // the scalar's bytes are the lowest.
-        let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: first, as: UInt64.self))
-        return count == 8 ? word : word & (1 << (UInt64(count) &* 8) &- 1)
-      }
-      // Near the end of the text, byte by byte.
-      var word: UInt64 = 0
-      for index in (first..<first + count).reversed() {
-        word = word << 8 | UInt64(bytes[index])
-      }
-      return word
-    }
-  }
-
   /// Calls `body` with a scalar's UTF-8 bytes, in place (empty for a collection).
   /// Inlinable, so that a caller in another module gets it specialized for its closure.
   @inlinable
@@ -384,8 +360,6 @@ package struct Tape: Sendable {
         child = nodes[Int(child)].next
       }
       // No buffer for an empty sequence (see the mapping below).
-      // Reserved and appended: `init(unsafeUninitializedCapacity:)` allocates through
-      // unspecialised generic code, about 650 instructions an array.
       var elements: [YAMLNode] = []
       if count > 0 {
         elements.reserveCapacity(count)

@@ -94,28 +94,4 @@ import Testing
     #expect(decodeError(UInt8.self, "-1") == "spec.yaml:1:1: error: expected UInt8 for UInt8, found -1, which is out of range (0...255)")
     #expect(try decode([Int].self, "[-0, 007, 1_000, 0x1F, +5]") == [0, 7, 1000, 31, 5])
   }
-
-  /// A scalar of 1 to 8 bytes as one number, its first byte the lowest, read by one load
-  /// where eight bytes of text follow its start and byte by byte near the end of the text
-  /// (the last value below); longer scalars and collections give 0. Both kinds of tape: the
-  /// subset scanner's, whose text is the file, and libyaml's (a tab makes the scanner decline).
-  @Test(arguments: ["", "\t"])
-  func aShortWordIsTheScalarsBytesWhereverItIs(comment: String) throws {
-    let text = "a: b\nab: cd\nabcdefgh: abcdefghi\nlist: [x, yz]\n# \(comment)\nz: xyz"
-    let tape = try YAMLParser().parseDocument(bytes: Array(text.utf8), path: "w.yaml").tape
-    var words: [String: UInt64] = [:]
-    for ref in tape.nodes.indices where tape.kind(ref) != .mapping {
-      words[tape.kind(ref) == .scalar ? tape.string(ref) : "[list]"] = tape.shortWord(ref)
-    }
-    func word(_ text: String) -> UInt64 {
-      text.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) }
-    }
-    #expect(
-      words == [
-        "a": word("a"), "b": word("b"), "ab": word("ab"), "cd": word("cd"), "abcdefgh": word("abcdefgh"),
-        "abcdefghi": 0, "list": word("list"), "[list]": 0, "x": word("x"), "yz": word("yz"), "z": word("z"),
-        "xyz": word("xyz"),
-      ])
-    #expect(word("xyz") == 0x7A_79_78)
-  }
 }

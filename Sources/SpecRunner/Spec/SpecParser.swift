@@ -21,17 +21,6 @@ package struct SpecParser {
   static let stepKindSet = Set(stepKinds)
   static let stepModifiers = ["state", "as", "timeout", "note"]
   static let stepKeys = stepKinds + stepModifiers
-  // The keys most steps have, as ``Tape/shortWord(_:)`` reads them (their bytes from the
-  // lowest: `0x64_6E_65_73` is "send"). Literals, so that reading one is a constant: a
-  // `static let` computed from the key's text is read through a once-only initializer at
-  // every step. `SpecParserWordTests` holds each to the short word of its key in a file.
-  static let sendWord: UInt64 = 0x64_6E_65_73
-  static let receiveWord: UInt64 = 0x65_76_69_65_63_65_72
-  static let stateWord: UInt64 = 0x65_74_61_74_73
-  static let timeoutWord: UInt64 = 0x74_75_6F_65_6D_69_74
-  static let noteWord: UInt64 = 0x65_74_6F_6E
-  static let asWord: UInt64 = 0x73_61
-
   let path: String
   private(set) var errors: [YAMLError] = []
   /// The tape that the values read last share: the file's, or an outline row's.
@@ -215,9 +204,7 @@ package struct SpecParser {
 
   // MARK: - Steps
 
-  /// Appends the step at `ref` to `steps`, or records why it cannot be read. Appended here
-  /// rather than returned: a step is a large struct, and an `Optional` of it returned and
-  /// unwrapped was copied twice more (some 150 instructions a step).
+  /// Appends the step at `ref` to `steps`, or records why it cannot be read.
   private mutating func step(_ t: Tape, _ ref: Int, into steps: inout [StepSpec]) {
     guard t.kind(ref) == .mapping else {
       fail("expected a step (a mapping such as `send: ACTION`), found \(t.foundDescription(ref))", t, ref)
@@ -236,26 +223,17 @@ package struct SpecParser {
     while key != Tape.none {
       let keyRef = Int(key)
       key = t.nodes[Int(t.nodes[keyRef].next)].next
-      // The usual keys as numbers, without making a string of them; the rest by name.
-      switch t.shortWord(keyRef) {
-      case Self.stateWord: stateKey = keyRef
-      case Self.timeoutWord: timeoutKey = keyRef
-      case Self.noteWord: noteKey = keyRef
-      case Self.asWord: asKey = keyRef
-      case Self.sendWord:
-        if kindKey < 0 { (kindKey, kindName) = (keyRef, "send") }
-        kindCount += 1
-      case Self.receiveWord:
-        if kindKey < 0 { (kindKey, kindName) = (keyRef, "receive") }
+      let name = t.string(keyRef)
+      switch name {
+      case "state": stateKey = keyRef
+      case "timeout": timeoutKey = keyRef
+      case "note": noteKey = keyRef
+      case "as": asKey = keyRef
+      case _ where Self.stepKindSet.contains(name):
+        if kindKey < 0 { (kindKey, kindName) = (keyRef, name) }
         kindCount += 1
       default:
-        let name = t.string(keyRef)
-        if Self.stepKindSet.contains(name) {
-          if kindKey < 0 { (kindKey, kindName) = (keyRef, name) }
-          kindCount += 1
-        } else {
-          fail("unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), t, keyRef)
-        }
+        fail("unknown key `\(name)` in a step" + Suggestion.hint(for: name, in: Self.stepKeys), t, keyRef)
       }
     }
     guard kindKey >= 0 else {
