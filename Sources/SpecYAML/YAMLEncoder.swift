@@ -48,8 +48,7 @@ func encodedNode<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingK
 /// or decimal; `nil` for a value to encode through its `encode(to:)`.
 ///
 /// The standard library's types are recognized by their type alone, and so are the structs
-/// and enums that cannot be Foundation's types: the casts that find those cost hundreds of
-/// instructions each, and most values are neither.
+/// and enums that cannot be Foundation's types, without a dynamic cast each.
 @inline(__always)
 func directScalar<T: Encodable>(_ value: T) -> YAMLNode.Scalar? {
   if let scalar = standardScalar(value) { return scalar }
@@ -108,23 +107,18 @@ final class EncodedBox {
     case unset, scalar, sequence, mapping
   }
 
-  // The stored properties are `@exclusivity(unchecked)`: every access to a class's `var` would
-  // otherwise pay for a dynamic exclusivity check (a thread-local access set), and a box is
-  // written for every key and element. A box's accesses never overlap: it is only reached
-  // through the containers of one value being encoded, on one thread, and none of its methods
-  // calls out while it modifies a property.
-  @exclusivity(unchecked) private(set) var kind = Kind.unset
-  @exclusivity(unchecked) private var scalar = YAMLNode.Scalar("")
+  private(set) var kind = Kind.unset
+  private var scalar = YAMLNode.Scalar("")
   /// A sequence's elements; a placeholder where a `pending` box goes.
-  @exclusivity(unchecked) private(set) var elements: [YAMLNode] = []
+  private(set) var elements: [YAMLNode] = []
   /// A mapping's entries in order, keys unique; a placeholder value where a `pending` box goes.
-  @exclusivity(unchecked) private var entries: [YAMLNode.Mapping.Entry] = []
+  private var entries: [YAMLNode.Mapping.Entry] = []
   /// Positions of keys, once a mapping is too large to search: encoding stays linear.
-  @exclusivity(unchecked) private var keyIndex: [String: Int]?
+  private var keyIndex: [String: Int]?
   /// Boxes handed out as elements or values, and their positions.
-  @exclusivity(unchecked) private var pending: [(position: Int, box: EncodedBox)] = []
+  private var pending: [(position: Int, box: EncodedBox)] = []
   /// Made by `nestedContainer(keyedBy:forKey:)`: the value of an enum case.
-  @exclusivity(unchecked) var isPayload = false
+  var isPayload = false
 
   init() {}
 

@@ -15,8 +15,6 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   package typealias Action = R.Action
 
   /// A bound step; its `state:` assignments and its timeout are in its ``StepContext``.
-  /// Each case has one value at most: a case of several, one of them generic, is a tuple whose
-  /// metadata each step would ask for.
   package enum Step {
     case send(Action)
     case receive(Action)
@@ -43,9 +41,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   let initialState: State
   let reducer: @Sendable () -> R
   /// The steps, bound, in order; `contexts` holds the assignments of each, and the
-  /// scenario's `steps` the spec of each, at the same index. Two arrays
-  /// rather than one of pairs: a pair of a generic type is a tuple whose metadata each step
-  /// would ask for, and a copy of it would copy the spec too.
+  /// scenario's `steps` the spec of each, at the same index.
   package let steps: [Step]
   package let contexts: [StepContext]
   /// The scenario's stubs: the file's, with the scenario's over them, key by key.
