@@ -1,7 +1,6 @@
 /// Values by a run's indices (of its scenarios, of its files), which are added about in
-/// order and taken out about in order: an array from the lowest index held. The dictionaries
-/// it replaced hashed the index at every look, some 200 instructions, and a run's command
-/// looks tens of thousands of times.
+/// order and taken out about in order: an array from the lowest index held, so that a look
+/// hashes nothing.
 ///
 /// It holds a slot for every index between the lowest and the highest it holds, so it is
 /// for indices that are taken out near the order they came in; its holes at the front are

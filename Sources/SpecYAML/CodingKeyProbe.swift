@@ -11,8 +11,7 @@ package enum CodingKeyProbe {
   /// The key names, in declaration order; `nil` when they cannot be listed.
   ///
   /// Remembered by type: a probe runs the type's `init(from:)` and lists its key type's
-  /// cases (about 25,000 instructions), and a spec asks for the same action type at every
-  /// scenario it binds.
+  /// cases, and a spec asks for the same action type at every scenario it binds.
   package static func keys(of type: any Decodable.Type) -> [String]? {
     let id = ObjectIdentifier(type)
     if let known = known.withLock({ $0[id] }) { return known }

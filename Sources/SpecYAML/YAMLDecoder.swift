@@ -290,8 +290,8 @@ final class DecoderImpl: Decoder {
     /// path is its last step and the index of the path before it, so that a new path costs
     /// one append and no array of its own. Index 0 is the empty path.
     var nestedPaths: [NestedPath] = [NestedPath.empty]
-    /// The kinds of the types decoded so far: a dynamic cast costs hundreds of instructions,
-    /// and a document has few types.
+    /// The kinds of the types decoded so far, so that each type is cast once: a document
+    /// has few types.
     var typeKinds: [(type: ObjectIdentifier, kind: TypeKind)] = []
 
     /// Empties the state for the next decode, keeping its buffers and the kinds of the

@@ -64,8 +64,8 @@ public enum ReducerSpecCommand {
     if getenv("LLVM_PROFILE_FILE") == nil, ProfileRuntime.isInstrumented(executable: WorkerProcess.currentExecutable()) == true {
       ProfileRuntime.redirectOwnProfile(to: "/dev/null")
     }
-    // Before the engine, which indexes every feature's actions and state: 0.6 M instructions
-    // that `--version` does not need (`run(arguments:in:)` answers it the same way).
+    // Before the engine, which indexes every feature's actions and state, which `--version`
+    // does not need (`run(arguments:in:)` answers it the same way).
     if arguments == ["--version"] {
       writeOutput(version + "\n")
       exit(0)
@@ -88,8 +88,8 @@ public enum ReducerSpecCommand {
   @MainActor
   static func run(arguments: [String], in context: CommandContext) async -> Int32 {
     // `--version` alone is answered before ArgumentParser builds the command tree, which
-    // asks the runtime about every option's type: about 18 M instructions, a third of the
-    // process. It prints what ArgumentParser would (`RunOptionsTests` compares the two).
+    // asks the runtime about every option's type. It prints what ArgumentParser would
+    // (`RunOptionsTests` compares the two).
     if arguments == ["--version"] {
       context.output(version + "\n")
       return 0

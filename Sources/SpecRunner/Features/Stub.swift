@@ -33,9 +33,8 @@ public struct Stub: Sendable {
   public let name: String
   /// How a spec writes the stub's value, for messages: `a value of Int`, `an endpoint …`.
   package var shape: String { describeShape() }
-  /// Makes ``shape`` when a message needs it: type names come from the runtime's reflection,
-  /// which cost about 1.5 million instructions a stub, in every process at start-up, when
-  /// the features were registered.
+  /// Makes ``shape`` when a message needs it, rather than at registration: type names come
+  /// from the runtime's reflection, which every process would pay for at start-up.
   private let describeShape: @Sendable () -> String
   /// Decodes a spec's value into a stub ready to install for one scenario.
   package let configure: @Sendable (_ value: YAMLNode, _ context: StubContext) throws -> ConfiguredStub

@@ -1,9 +1,7 @@
 import Foundation
 
-// Numbers written as text by hand, into bytes: the run writes one or more for every
-// scenario (its time on the console, its place in the run record, its answer from a
-// worker), and `String(format:)` or `String(value)` would cost an allocation or a
-// formatter each time.
+// Numbers written as text into bytes: the run writes one or more for every scenario (its
+// time on the console, its place in the run record, its answer from a worker).
 
 /// Appends `value`'s decimal digits, with a minus sign when it is negative: what
 /// `String(value)` makes of it.
@@ -29,7 +27,7 @@ func formatSeconds(_ seconds: Double) -> String {
 /// scenario's line has a time.
 func appendSeconds(_ seconds: Double, to bytes: inout [UInt8]) {
   let value = seconds.isFinite ? max(seconds, 0) : 0
-  // By hand for the common case: `String(format:)` costs some 50,000 instructions a call.
+  // By hand for the common case, and `String(format:)` where rounding could differ.
   let scaled = value * 1000
   // Near a half millisecond, the product's rounding error could round the other way than
   // printf, which rounds the exact value.
