@@ -123,7 +123,8 @@ final class EffectStorage {
 /// One running piece of an effect: a task, and the cancellable pieces it waits for.
 ///
 /// It does not depend on the effect's action type, so it is not nested in the generic
-/// ``EffectRuntime``.
+/// ``EffectRuntime``: the stores keep and list pieces after every step, and a type of its
+/// own needs no generic metadata (for the piece, its arrays and dictionaries) each time.
 @MainActor
 final class EffectPiece {
   let id: Int
@@ -181,7 +182,10 @@ final class EffectRuntime<Action> {
   /// The piece whose action is being delivered (or the anchor of a test store's send),
   /// which the effects started meanwhile are spawned by.
   var delivering: EffectPiece?
-  private(set) var inFlight: [Int: Running] = [:]
+
+  /// `@exclusivity(unchecked)`, as the test store's per-step properties: its accesses are on
+  /// the main actor, and none lasts across a call out.
+  @exclusivity(unchecked) private(set) var inFlight: [Int: Running] = [:]
   private var byCancelID: [AnyHashableSendable: [Int]] = [:]
   /// The tasks in ``letRun(turns:)``, resumed when the last effect finishes.
   private var idleWaiters: [IdleWaiter] = []

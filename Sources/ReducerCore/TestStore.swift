@@ -48,10 +48,16 @@ public final class TestStore<State: Equatable, Action> {
     var stackIDBefore: StackElementID
   }
 
+  // The properties read at every step are `@exclusivity(unchecked)`: every access to a
+  // class's `var` otherwise pays for a dynamic exclusivity check (a thread-local access set),
+  // several times a step. Their accesses never overlap: the store is isolated to the main
+  // actor, the reducer gets `state` inout but not the store, and effects start after the
+  // reducer returns and run in later jobs.
+
   /// Whether every change, action and effect must be asserted (`.on`, the default).
-  public var exhaustivity: Exhaustivity = .on
+  @exclusivity(unchecked) public var exhaustivity: Exhaustivity = .on
   /// How long `receive` and `finish` wait, by default.
-  public var timeout: Duration = .seconds(1)
+  @exclusivity(unchecked) public var timeout: Duration = .seconds(1)
   /// The dependencies that the reducer, the effects it starts from now on, and the assertion
   /// closures use.
   public var dependencies: DependencyValues {
@@ -62,10 +68,10 @@ public final class TestStore<State: Equatable, Action> {
   }
   /// `dependencies.stackElementID`, read again whenever `dependencies` changes: it is asked at
   /// every send, receive and state check.
-  private var stackIDs: StackElementIDGenerator
+  @exclusivity(unchecked) private var stackIDs: StackElementIDGenerator
   /// `dependencies` with a `dismiss` that dismisses this store (``isDismissed``): what the
   /// reducer runs with, made again whenever `dependencies` changes.
-  private var reducerDependencies: DependencyValues
+  @exclusivity(unchecked) private var reducerDependencies: DependencyValues
 
   /// The state as of the last step asserted.
   ///
@@ -73,10 +79,10 @@ public final class TestStore<State: Equatable, Action> {
   /// `skipReceivedActions`, or a non-exhaustive store skipping it) takes the action: between
   /// a `send` and its `receive`s, and in an assertion closure, it is the state the step
   /// starts from.
-  public private(set) var state: State
+  @exclusivity(unchecked) public private(set) var state: State
   /// The state the reducer has reached: ahead of ``state`` by the actions received and not
   /// yet asserted.
-  private var reducerState: State
+  @exclusivity(unchecked) private var reducerState: State
 
   /// Whether the feature dismissed itself: an effect called `dismiss` with the store at the
   /// root of the feature. Its effects are then cancelled, and actions sent afterwards fail.
@@ -84,7 +90,12 @@ public final class TestStore<State: Equatable, Action> {
 
   private let reducer: (inout State, Action) -> Effect<Action>
   private let runtime = EffectRuntime<Action>()
-  private var received: [Received] = []
+  private var received: [Received] = [] {
+    didSet { receivedCount = received.count }
+  }
+  /// `received.count`, kept by `received`: the hot paths test it without asking for the
+  /// generic metadata of `[Received]` that any use of the array asks for.
+  @exclusivity(unchecked) private var receivedCount = 0
   private var isCompleted = false
   private let usesSerialExecutor: Bool
   /// The issue reporters of the task that made the store.
@@ -207,7 +218,7 @@ public final class TestStore<State: Equatable, Action> {
       report("Can't send action to dismissed test store.", at: location)
       return TestStoreTask(runtime: runtime, anchor: nil, timeout: timeout)
     }
-    if !received.isEmpty { dropReceived(at: location) }
+    if receivedCount != 0 { dropReceived(at: location) }
     let before = state
     let stackIDBefore = stackIDs.peek()
     let effect = reduce(&reducerState, action)
@@ -244,6 +255,7 @@ public final class TestStore<State: Equatable, Action> {
   /// Before a `send`: reports the actions received and not asserted. As in TCA, an exhaustive
   /// store keeps them queued (a later `receive` still takes them, in order); a non-exhaustive
   /// one drops them (noting them with `showSkippedAssertions`).
+  @inline(never)
   private func dropReceived(at location: Location) {
     switch exhaustivity {
     case .on:
@@ -471,7 +483,8 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Whether `receive` has an action to take: any action when exhaustive, a matching one when not.
   private func hasReceivedAction(matching isMatching: (Action) -> Bool) -> Bool {
-    if exhaustivity == .on { return !received.isEmpty }
+    // `receivedCount`, not `received.isEmpty` (see `receivedCount`).
+    if exhaustivity == .on { return receivedCount != 0 }
     return received.contains { isMatching($0.action) }
   }
 
@@ -523,7 +536,7 @@ public final class TestStore<State: Equatable, Action> {
     expectation: StateExpectation<State>?,
     at location: Location
   ) {
-    guard !received.isEmpty else {
+    guard receivedCount != 0 else {
       report(failureMessage(), at: location)
       return
     }
@@ -540,7 +553,9 @@ public final class TestStore<State: Equatable, Action> {
         received.removeSubrange(..<index)
       }
     }
-    let item = received.removeFirst()
+    // `remove(at:)`, not `removeFirst()`: unspecialised, the protocol's `removeFirst` goes
+    // through `replaceSubrange` and asks for its generic metadata.
+    let item = received.remove(at: 0)
     if isMatching(item.action) {
       checkState(
         before: state, after: item.state, expected: expectation, stackIDBefore: item.stackIDBefore, at: location)
@@ -579,7 +594,7 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    if exhaustivity == .on, !received.isEmpty { reportUnhandledReceived(at: location) }
+    if exhaustivity == .on, receivedCount != 0 { reportUnhandledReceived(at: location) }
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now.advanced(by: timeout)
     await Task.megaYield()
@@ -725,7 +740,7 @@ public final class TestStore<State: Equatable, Action> {
     guard !isCompleted else { return }
     isCompleted = true
     if exhaustivity == .on {
-      if !received.isEmpty {
+      if receivedCount != 0 {
         reportUnhandledReceived(at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
       }
       for origin in runtime.hasRunning ? uniqueOrigins(runtime.running) : [] {
@@ -734,7 +749,7 @@ public final class TestStore<State: Equatable, Action> {
           at: Location(fileID: origin.fileID, filePath: origin.filePath, line: origin.line, column: origin.column))
       }
     }
-    if !received.isEmpty { received.removeAll() }
+    if receivedCount != 0 { received.removeAll() }
     runtime.cancelAll()
   }
 
@@ -751,8 +766,24 @@ public final class TestStore<State: Equatable, Action> {
   ///
   /// The same as `withDependencies({ $0 = self.dependencies }) { reducer(&state, action) }`,
   /// which first copies the current dependencies only to replace them all.
+  ///
+  /// The operation returns nothing and stores the effect: with `Effect<Action>` as the result
+  /// type of the generic `withValue`, each call would ask for its generic metadata.
   private func reduce(_ state: inout State, _ action: Action) -> Effect<Action> {
-    DependencyValues.$_current.withValue(reducerDependencies) { reducer(&state, action) }
+    Self.reduce(&state, action, with: reducer, dependencies: reducerDependencies)
+  }
+
+  /// `nonisolated`: the operation, a closure, would otherwise check at every call that it
+  /// runs on the main actor.
+  private nonisolated static func reduce(
+    _ state: inout State, _ action: Action, with reducer: (inout State, Action) -> Effect<Action>,
+    dependencies: DependencyValues
+  ) -> Effect<Action> {
+    var effect: Effect<Action>?
+    DependencyValues.$_current.withValue(dependencies) {
+      effect = reducer(&state, action)
+    }
+    return effect!
   }
 
   /// An action that an effect sent: runs the reducer on it and queues it with the state it
@@ -771,6 +802,8 @@ public final class TestStore<State: Equatable, Action> {
     switch exhaustivity {
     case .on:
       var expected = before
+      // Unwrapped in place: `expectation.map` made every check ask the runtime for the
+      // metadata of an optional of the (generic) expectation.
       if let expectation {
         do {
           expected = try withExpectationDependencies(stackIDBefore: stackIDBefore) {
@@ -803,12 +836,14 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  /// The `.off` half of ``checkState``.
+  /// The `.off` half of ``checkState``, apart: its optional state would otherwise make every
+  /// check ask for the metadata of `State?`.
   ///
   /// As in TCA, the closure changes the actual state, and only what it changes is checked.
   /// With `showSkippedAssertions`, it also runs on the state the step started from, with what
   /// it reports handed over as expected issues, and a difference from the actual state is
   /// noted.
+  @inline(never)
   private func checkStateNonExhaustively(
     before: State, after: State, expected expectation: StateExpectation<State>?, stackIDBefore: StackElementID,
     showSkipped: Bool, at location: Location
@@ -1108,10 +1143,10 @@ extension TestStore {
   /// For recorders: waits, up to `timeout` (the store's by default), until an effect has sent
   /// an action, as `receive` does, but reports nothing when none arrives.
   package func waitForReceivedActions(timeout: Duration? = nil) async {
-    if !received.isEmpty { return }
+    if receivedCount != 0 { return }
     await letEffectsRun()
     let deadline = ContinuousClock.now.advanced(by: timeout ?? self.timeout)
-    while received.isEmpty, runtime.hasRunning, ContinuousClock.now < deadline {
+    while receivedCount == 0, runtime.hasRunning, ContinuousClock.now < deadline {
       await idle()
     }
   }

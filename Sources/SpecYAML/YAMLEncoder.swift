@@ -107,18 +107,23 @@ final class EncodedBox {
     case unset, scalar, sequence, mapping
   }
 
-  private(set) var kind = Kind.unset
-  private var scalar = YAMLNode.Scalar("")
+  // The stored properties are `@exclusivity(unchecked)`: every access to a class's `var` would
+  // otherwise pay for a dynamic exclusivity check (a thread-local access set), and a box is
+  // written for every key and element. A box's accesses never overlap: it is only reached
+  // through the containers of one value being encoded, on one thread, and none of its methods
+  // calls out while it modifies a property.
+  @exclusivity(unchecked) private(set) var kind = Kind.unset
+  @exclusivity(unchecked) private var scalar = YAMLNode.Scalar("")
   /// A sequence's elements; a placeholder where a `pending` box goes.
-  private(set) var elements: [YAMLNode] = []
+  @exclusivity(unchecked) private(set) var elements: [YAMLNode] = []
   /// A mapping's entries in order, keys unique; a placeholder value where a `pending` box goes.
-  private var entries: [YAMLNode.Mapping.Entry] = []
+  @exclusivity(unchecked) private var entries: [YAMLNode.Mapping.Entry] = []
   /// Positions of keys, once a mapping is too large to search: encoding stays linear.
-  private var keyIndex: [String: Int]?
+  @exclusivity(unchecked) private var keyIndex: [String: Int]?
   /// Boxes handed out as elements or values, and their positions.
-  private var pending: [(position: Int, box: EncodedBox)] = []
+  @exclusivity(unchecked) private var pending: [(position: Int, box: EncodedBox)] = []
   /// Made by `nestedContainer(keyedBy:forKey:)`: the value of an enum case.
-  var isPayload = false
+  @exclusivity(unchecked) var isPayload = false
 
   init() {}
 

@@ -100,13 +100,16 @@ final class DecodeMemo {
   /// Open addressing with linear probing over `PackedKey`s, twice as many slots as the
   /// memo keeps values, each slot with its value's index in `packedValues`.
   private static let packedSlotCount = 2 * limit
-  private var packedKeys = [PackedKey](repeating: .empty, count: packedSlotCount)
-  private var packedIndexes = [Int32](repeating: 0, count: packedSlotCount)
-  private var packedValues: [Any] = []
+  @exclusivity(unchecked) private var packedKeys = [PackedKey](repeating: .empty, count: packedSlotCount)
+  @exclusivity(unchecked) private var packedIndexes = [Int32](repeating: 0, count: packedSlotCount)
+  @exclusivity(unchecked) private var packedValues: [Any] = []
 
-  private var values: [Key: Any] = [:]
+  // `@exclusivity(unchecked)`: every access to a class's `var` pays for a dynamic exclusivity
+  // check, and a memo is asked at every step it binds. Its accesses never overlap: they are
+  // made on the main actor, and none lasts across a call out (a decode runs between two).
+  @exclusivity(unchecked) private var values: [Key: Any] = [:]
   /// The state paths parsed so far, by their text.
-  private var paths: [String: StatePath] = [:]
+  @exclusivity(unchecked) private var paths: [String: StatePath] = [:]
   /// Past this many values (or paths), the memo starts over, so that memory stays flat
   /// however many files an engine binds.
   static let limit = 4096
@@ -121,7 +124,8 @@ final class DecodeMemo {
   private func decode<T: Decodable>(
     _ type: T.Type, key: Key, document: @autoclosure () -> YAMLDocument, with decoder: YAMLDecoder
   ) throws -> T {
-    // The key names the type, so a value found is a `T`.
+    // The key names the type, so a value found is a `T`: a forced cast, which, unlike `as?`,
+    // asks for no `T?` metadata.
     if let value = values[key] { return value as! T }
     let value = try decoder.decode(T.self, from: document(), reusing: scratch)
     if values.count + packedValues.count >= Self.limit { startOver() }
@@ -177,6 +181,8 @@ final class DecodeMemo {
     // A spec asserts the same few fields step after step: the paths of the last few lists of
     // keys are kept whole, so that such a step makes no string and no array.
     let keys = value.keyList
+    // A plain loop: a closure here (`first(where:)`) would check at every call that it runs
+    // on the main actor.
     if let keys {
       for index in recentPaths.indices where recentPaths[index].keys == keys { return recentPaths[index].paths }
     }
@@ -189,7 +195,7 @@ final class DecodeMemo {
   }
 
   /// The lists of keys whose paths ``paths(of:)`` returned last, and their paths.
-  private var recentPaths: [(keys: PackedValueKey, paths: [StatePath])] = []
+  @exclusivity(unchecked) private var recentPaths: [(keys: PackedValueKey, paths: [StatePath])] = []
   private static let recentLimit = 8
 
   private func parsePaths(of value: borrowing SpecValue) throws -> [StatePath] {
@@ -267,7 +273,7 @@ final class DecodeMemo {
   }
 
   /// The state whose encoding ``initialState(_:to:decoder:)`` keeps, and that encoding.
-  private var keptEncoding: (state: Any, node: YAMLNode)?
+  @exclusivity(unchecked) private var keptEncoding: (state: Any, node: YAMLNode)?
 
   /// ``StateAssignment/parse(_:)``, with each path's text parsed once.
   func assignments(_ node: YAMLNode) throws -> [StateAssignment] {

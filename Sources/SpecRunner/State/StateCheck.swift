@@ -32,17 +32,28 @@ final class StateCheck<State: Codable & Equatable> {
   private let encoder = YAMLEncoder()
   /// The encodings of the last states encoded, oldest first until the list is full, then
   /// replaced in turn from ``nextReplaced``.
-  private var recentNodes: [YAMLNode] = []
-  /// Those states, at the same indices. Keeping a state keeps its storage, so that no other
+  ///
+  /// `@exclusivity(unchecked)`, as the memo's: every access to a class's `var` pays for a
+  /// dynamic exclusivity check otherwise, and a check makes several. Its accesses never
+  /// overlap: they are made on the main actor, and none lasts across a call out.
+  @exclusivity(unchecked) private var recentNodes: [YAMLNode] = []
+  /// Those states, as many initialized as there are ``recentNodes``. A buffer rather than an
+  /// array of optional states (or tuples): a test of a generic optional or tuple asks for
+  /// its type's metadata, at every step. Keeping a state keeps its storage, so that no other
   /// value can take its place at the same address.
-  private var recentStates: [State] = []
-  private var nextReplaced = 0
+  private nonisolated(unsafe) let recentStates = UnsafeMutablePointer<State>.allocate(capacity: recentLimit)
+  @exclusivity(unchecked) private var nextReplaced = 0
   private nonisolated static var recentLimit: Int { 4 }
   /// How many states were encoded (for tests).
   private(set) var encodings = 0
 
   init(decoder: YAMLDecoder) {
     self.decoder = decoder
+  }
+
+  deinit {
+    recentStates.deinitialize(count: recentNodes.count)
+    recentStates.deallocate()
   }
 
   /// The state expected after a step that starts from `start` and makes `assignments`,
@@ -106,14 +117,13 @@ final class StateCheck<State: Codable & Equatable> {
   private func node(of state: State) throws -> YAMLNode {
     let count = recentNodes.count
     let newest = count < Self.recentLimit ? count - 1 : (nextReplaced + count - 1) % count
-    let index = recentStates.withUnsafeBufferPointer { states in
-      states.baseAddress.flatMap { Self.position(of: state, in: $0, count: count, newest: newest) }
+    if let index = Self.position(of: state, in: recentStates, count: count, newest: newest) {
+      return recentNodes[index]
     }
-    if let index { return recentNodes[index] }
     let node = try encoder.encode(state)
     encodings += 1
     if recentNodes.count < Self.recentLimit {
-      recentStates.append(state)
+      (recentStates + recentNodes.count).initialize(to: state)
       recentNodes.append(node)
     } else {
       recentStates[nextReplaced] = state
@@ -126,7 +136,8 @@ final class StateCheck<State: Codable & Equatable> {
   /// Whether two states are the same value: the same bytes (for a state that holds arrays
   /// or strings, the same storage, which a value never changes in place).
   ///
-  /// ``DecodeMemo`` asks it too, to reuse a kept encoding.
+  /// `nonisolated`: its closures would otherwise check, on every call, that they run on the
+  /// main actor. ``DecodeMemo`` asks it too, to reuse a kept encoding.
   nonisolated static func isSameValue(_ a: State, _ b: State) -> Bool {
     withUnsafePointer(to: a) { position(of: b, in: $0, count: 1, newest: 0) != nil }
   }
