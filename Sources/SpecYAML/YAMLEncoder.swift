@@ -46,14 +46,8 @@ func encodedNode<T: Encodable>(_ value: T, path: @autoclosure () -> [any CodingK
 
 /// The scalar of a value that is one: a standard library scalar, or a date, UUID, URL, data
 /// or decimal; `nil` for a value to encode through its `encode(to:)`.
-///
-/// The standard library's types are recognized by their type alone, and so are the structs
-/// and enums that cannot be Foundation's types, without a dynamic cast each.
-@inline(__always)
 func directScalar<T: Encodable>(_ value: T) -> YAMLNode.Scalar? {
-  if let scalar = standardScalar(value) { return scalar }
-  if isStructOrEnum(T.self), !isSpecial(T.self) { return nil }
-  return specialScalar(value)
+  standardScalar(value) ?? specialScalar(value)
 }
 
 /// The scalar of a `String`, `Bool`, integer or floating-point value, as its `encode(to:)`
@@ -76,17 +70,6 @@ func standardScalar<T>(_ value: T) -> YAMLNode.Scalar? {
   if type == UInt16.self { return .init(String(unsafeBitCast(value, to: UInt16.self))) }
   if type == UInt8.self { return .init(String(unsafeBitCast(value, to: UInt8.self))) }
   return nil
-}
-
-/// Whether a type is a struct or an enum other than `Optional`. A value of such a type casts
-/// to `Date`, `UUID`, `URL`, `Data` or `Decimal` only if it is one (a class may bridge to one,
-/// an optional may hold one), so ``specialScalar(_:)`` need not try.
-@inline(__always)
-func isStructOrEnum(_ type: Any.Type) -> Bool {
-  // Type metadata starts with its kind: 0x200 for a struct, 0x201 for an enum, 0x202 for
-  // `Optional`; class metadata holds 0 there on Linux, or a pointer where Objective-C is.
-  let kind = unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
-  return kind == 0x200 || kind == 0x201
 }
 
 /// Whether a type is one of the Foundation types that ``specialScalar(_:)`` writes.
