@@ -24,6 +24,7 @@ package struct ShapeText {
       let inner = text(wrapped)
       return inner.contains(" | ") ? "(\(inner))?" : inner + "?"
     case .list(let element): return "[\(text(element))]"
+    case .arguments(let arguments): return "[" + arguments.map { text($0) }.joined(separator: ", ") + "]"
     case .dictionary(let value): return "[String: \(text(value))]"
     case .nothing: return "null"
     case .unknown(let name): return "\(name) (any value)"

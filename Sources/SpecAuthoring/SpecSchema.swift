@@ -337,8 +337,12 @@ package struct SpecSchema {
     }
     response.append(("after", ["description": "Answers only once the test clock has moved this far.", "$ref": "#/definitions/duration"]))
     let answer: JSONValue = .array(canThrow ? [["required": ["returns"]], ["required": ["throws"]]] : [["required": ["returns"]]])
+    let isArgumentList = if case .arguments = input { true } else { false }
     let calls: JSONValue = [
-      "description": "The inputs the endpoint must have been called with, in order.",
+      "description": .string(
+        isArgumentList
+          ? "The calls the endpoint must have had, in order, each the list of its arguments."
+          : "The inputs the endpoint must have been called with, in order."),
       "type": "array", "items": value(input),
     ]
     let single: JSONValue = [
@@ -414,6 +418,12 @@ package struct SpecSchema {
       return ["anyOf": [["type": "null"], value(wrapped)]]
     case .list(let element), .identified(let element):
       return ["anyOf": [["type": "array", "items": value(element)], Self.ref("placeholder")]]
+    case .arguments(let arguments):
+      let list: JSONValue = [
+        "type": "array", "items": .array(arguments.map { value($0) }), "additionalItems": false,
+        "minItems": .integer(arguments.count),
+      ]
+      return ["anyOf": [list, Self.ref("placeholder")]]
     case .stack(let element):
       let entry: JSONValue = [
         "type": "object", "properties": ["id": integer, "state": value(element)], "required": ["id", "state"],

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SpecFixtures
 @testable import SpecAuthoring
 @testable import SpecRunner
 
@@ -72,5 +73,48 @@ import Testing
         "TypeShapeTests.Move",
         "TypeShapeTests.Move: place: { row: Int, column: Int, mark: 1 | 2 }; undo; stamp: { _0: Date (2024-05-01T09:00:00Z)?, _1: [String: UUID] }",
       ])
+  }
+}
+
+/// An endpoint of several arguments, as `features` and `schema` describe its `calls:`.
+@MainActor @Suite struct EndpointArgumentsShapeTests {
+  @Test func theArgumentsAreAListOfTheirTypesInOrder() {
+    var text = ShapeText()
+    #expect(text.text(ShapeProbe().shape(of: EndpointArguments<String, Int, Bool>.self)) == "[String, Int, Bool]")
+  }
+
+  @Test func theSchemaOfACallIsAListOfExactlyItsArguments() throws {
+    // Compared line by line, without the indentation of where it sits in the document.
+    func lines(_ text: String) -> String {
+      text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+    }
+    let schema = lines(SpecSchema.document(for: [shelfFeature]).text())
+    let calls = """
+      "calls": {
+        "description": "The calls the endpoint must have had, in order, each the list of its arguments.",
+        "type": "array",
+        "items": {
+          "anyOf": [
+            {
+              "type": "array",
+              "items": [
+                {
+                  "type": ["string", "number", "boolean"]
+                },
+                {
+                  "type": ["string", "number", "boolean"]
+                }
+              ],
+              "additionalItems": false,
+              "minItems": 2
+            },
+            {
+              "$ref": "#/definitions/placeholder"
+            }
+          ]
+        }
+      }
+      """
+    #expect(schema.contains(lines(calls)))
   }
 }

@@ -104,10 +104,11 @@ enum FeatureCatalog {
         out += "    returns: \(text.text(output))\n"
         if canThrow { out += "    throws: MESSAGE\n" }
         out += "    after: DURATION (optional)\n"
-        out +=
-          input == .nothing
-          ? "    calls: [null] (optional: no input, one null per call)\n"
-          : "    calls: [\(text.text(input))] (optional: the inputs, in order)\n"
+        switch input {
+        case .nothing: out += "    calls: [null] (optional: no input, one null per call)\n"
+        case .arguments: out += "    calls: [\(text.text(input))] (optional: each call's arguments, in order)\n"
+        default: out += "    calls: [\(text.text(input))] (optional: the inputs, in order)\n"
+        }
       case nil:
         out += "  \(stub.name): \(stub.shape)\n"
       }

@@ -257,6 +257,104 @@ extension Stub {
     }
   }
 
+  /// An endpoint stub for an `async throws` closure of two arguments, such as
+  /// `getArchiveResponse: @Sendable (String, String) async throws -> ArchiveSceneResponse`.
+  /// A spec writes each call in `calls:` as the list of its arguments: `calls: [[pizza, italian]]`.
+  public static func endpoint<
+    A: Decodable & Equatable & Sendable, B: Decodable & Equatable & Sendable, Output: Decodable & Sendable
+  >(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (A, B) async throws -> Output> & Sendable
+  ) -> Stub {
+    let input = EndpointArguments<A, B>.self
+    return endpoint(name, input: input, output: Output.self, canThrow: true) { dependencies, call in
+      dependencies[keyPath: keyPath] = { a, b in try await call(EndpointArguments(a, b)) }
+    }
+  }
+
+  /// The same, for an `async` closure of two arguments that cannot throw.
+  public static func endpoint<
+    A: Decodable & Equatable & Sendable, B: Decodable & Equatable & Sendable, Output: Decodable & Sendable
+  >(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (A, B) async -> Output> & Sendable
+  ) -> Stub {
+    let input = EndpointArguments<A, B>.self
+    return endpoint(name, input: input, output: Output.self, canThrow: false) { dependencies, call in
+      dependencies[keyPath: keyPath] = { a, b in try! await call(EndpointArguments(a, b)) }
+    }
+  }
+
+  /// The same, for an `async throws` closure of two arguments that returns nothing.
+  public static func endpoint<A: Decodable & Equatable & Sendable, B: Decodable & Equatable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (A, B) async throws -> Void> & Sendable
+  ) -> Stub {
+    let input = EndpointArguments<A, B>.self
+    return endpoint(name, input: input, output: Nothing.self, canThrow: true) { dependencies, call in
+      dependencies[keyPath: keyPath] = { a, b in _ = try await call(EndpointArguments(a, b)) }
+    }
+  }
+
+  /// The same, for an `async` closure of two arguments that returns nothing and cannot throw.
+  public static func endpoint<A: Decodable & Equatable & Sendable, B: Decodable & Equatable & Sendable>(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (A, B) async -> Void> & Sendable
+  ) -> Stub {
+    let input = EndpointArguments<A, B>.self
+    return endpoint(name, input: input, output: Nothing.self, canThrow: false) { dependencies, call in
+      dependencies[keyPath: keyPath] = { a, b in _ = try! await call(EndpointArguments(a, b)) }
+    }
+  }
+
+  /// An endpoint stub for an `async throws` closure of three arguments: each call in `calls:`
+  /// is the list of its three arguments. For more, give ``endpoint(_:input:output:canThrow:install:)``
+  /// an ``EndpointArguments`` of them.
+  public static func endpoint<
+    A: Decodable & Equatable & Sendable, B: Decodable & Equatable & Sendable, C: Decodable & Equatable & Sendable,
+    Output: Decodable & Sendable
+  >(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (A, B, C) async throws -> Output> & Sendable
+  ) -> Stub {
+    let input = EndpointArguments<A, B, C>.self
+    return endpoint(name, input: input, output: Output.self, canThrow: true) { dependencies, call in
+      dependencies[keyPath: keyPath] = { a, b, c in try await call(EndpointArguments(a, b, c)) }
+    }
+  }
+
+  /// The same, for an `async` closure of three arguments that cannot throw.
+  public static func endpoint<
+    A: Decodable & Equatable & Sendable, B: Decodable & Equatable & Sendable, C: Decodable & Equatable & Sendable,
+    Output: Decodable & Sendable
+  >(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (A, B, C) async -> Output> & Sendable
+  ) -> Stub {
+    let input = EndpointArguments<A, B, C>.self
+    return endpoint(name, input: input, output: Output.self, canThrow: false) { dependencies, call in
+      dependencies[keyPath: keyPath] = { a, b, c in try! await call(EndpointArguments(a, b, c)) }
+    }
+  }
+
+  /// The same, for an `async throws` closure of three arguments that returns nothing.
+  public static func endpoint<
+    A: Decodable & Equatable & Sendable, B: Decodable & Equatable & Sendable, C: Decodable & Equatable & Sendable
+  >(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (A, B, C) async throws -> Void> & Sendable
+  ) -> Stub {
+    let input = EndpointArguments<A, B, C>.self
+    return endpoint(name, input: input, output: Nothing.self, canThrow: true) { dependencies, call in
+      dependencies[keyPath: keyPath] = { a, b, c in _ = try await call(EndpointArguments(a, b, c)) }
+    }
+  }
+
+  /// The same, for an `async` closure of three arguments that returns nothing and cannot throw.
+  public static func endpoint<
+    A: Decodable & Equatable & Sendable, B: Decodable & Equatable & Sendable, C: Decodable & Equatable & Sendable
+  >(
+    _ name: String, _ keyPath: WritableKeyPath<DependencyValues, @Sendable (A, B, C) async -> Void> & Sendable
+  ) -> Stub {
+    let input = EndpointArguments<A, B, C>.self
+    return endpoint(name, input: input, output: Nothing.self, canThrow: false) { dependencies, call in
+      dependencies[keyPath: keyPath] = { a, b, c in _ = try! await call(EndpointArguments(a, b, c)) }
+    }
+  }
+
   /// An endpoint stub for any closure shape: `install` puts a closure into the dependencies
   /// that forwards its arguments, as one `Input` value, to `call`. For an endpoint with two
   /// arguments, say, with a `Codable` struct `Input` holding both:

@@ -16,6 +16,9 @@ package indirect enum TypeShape: Equatable {
   case optional(TypeShape)
   /// A list.
   case list(TypeShape)
+  /// The arguments of a call of an endpoint that takes several: a list of exactly these, in
+  /// order.
+  case arguments([TypeShape])
   /// A mapping from strings to values.
   case dictionary(TypeShape)
   /// A struct: its fields, in the order its `init(from:)` reads them.
@@ -132,6 +135,9 @@ package final class ShapeProbe {
     if let known = Self.builtIn(T.self) { return (known.shape, known.value as? T) }
     if let optional = T.self as? any OptionalShape.Type {
       return (.optional(shape(of: optional.wrappedDecodable)), optional.noneValue as? T)
+    }
+    if let arguments = T.self as? any ArgumentListShape.Type {
+      return (.arguments(arguments.argumentTypes.map { self.shape(of: $0) }), nil)
     }
     if let array = T.self as? any ArrayShape.Type {
       return (.list(shape(of: array.elementDecodable)), array.empty as? T)
