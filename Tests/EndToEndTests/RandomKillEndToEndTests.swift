@@ -8,12 +8,12 @@ import TestSupport
   /// name the signal and the step, the JUnit file is complete and valid, and the run exits 1.
   ///
   /// It runs the pool fixture (the real command, pool, protocol, step board and reports,
-  /// with a fake engine) on generated files whose scenarios are mostly `slow`: their last
-  /// step sleeps 200 ms on the worker's main thread. A worker is killed only in such a
-  /// sleep, and only one that began after the test's previous look at that worker (a few
-  /// milliseconds before), so that the kill always lands in a known step of a running
-  /// scenario, never between scenarios or in the reading of a file, and the run is still
-  /// going. Everything random is drawn from one seed, printed with any failure; set
+  /// with a fake engine) on generated files. A few scenarios, drawn at random, `hang` at
+  /// their last step (the fixture's main thread sleeps a second at a time, for ever); the
+  /// others pass at once. The test kills a worker whenever it finds its main thread asleep,
+  /// at a random moment after that: the kill always lands in a known step of a running
+  /// scenario, and the run cannot end before every victim is killed, however slow the
+  /// machine. Everything random is drawn from one seed, printed with any failure; set
   /// `RANDOM_KILL_SEED` to replay one.
   @Suite struct RandomKillEndToEndTests {
     /// How many workers each run kills.
@@ -22,28 +22,29 @@ import TestSupport
     struct Generated {
       /// `file › name` of every scenario, in run order.
       var scenarios: [String] = []
-      /// `file:line:column` of the last step of each slow scenario, by `file › name`.
+      /// `file:line:column` of the last step of each scenario that hangs, by `file › name`.
       var lastSteps: [String: String] = [:]
     }
 
-    /// Writes 10 files of 8 scenarios each, one of them fast in each file and the others
-    /// slow, of 1 to 4 steps. (With 5 files, CI's ThreadSanitizer run on a slow VM once
-    /// ended before the test had found its fourth worker to kill.)
+    /// Writes 10 files of 8 scenarios each, of 1 to 4 steps; `kills` of them, drawn at
+    /// random, hang.
     static func generate(in directory: URL, random: inout SplitMix64) throws -> Generated {
       var generated = Generated()
       let specs = directory.appendingPathComponent("specs")
       try FileManager.default.createDirectory(at: specs, withIntermediateDirectories: true)
+      var victims: Set<Int> = []
+      while victims.count < kills { victims.insert(Int(random.next() % 80)) }
       for file in 1...10 {
         let path = "specs/kill-\(file < 10 ? "0" : "")\(file).yaml"
         var lines = ["feature: Soak", "scenarios:"]
-        let fast = Int(random.next() % 8)
         for scenario in 0..<8 {
-          let name = scenario == fast ? "passes \(scenario + 1) of file \(file)" : "slow \(scenario + 1) of file \(file)"
+          let hangs = victims.contains((file - 1) * 8 + scenario)
+          let name = "\(hangs ? "hangs" : "passes") \(scenario + 1) of file \(file)"
           lines.append("  - name: \(name)")
           lines.append("    steps:")
           for step in 0...Int(random.next() % 4) { lines.append("      - send: step\(step + 1)") }
           generated.scenarios.append("\(path) › \(name)")
-          if scenario != fast { generated.lastSteps["\(path) › \(name)"] = "\(path):\(lines.count):9" }
+          if hangs { generated.lastSteps["\(path) › \(name)"] = "\(path):\(lines.count):9" }
         }
         try (lines.joined(separator: "\n") + "\n").write(
           to: directory.appendingPathComponent(path), atomically: true, encoding: .utf8)
@@ -84,7 +85,7 @@ import TestSupport
         return (BuiltCommand.Run(status: process.terminationStatus, stdout: output.text, stderr: errors.text, duration: 0), killed)
       }
 
-      // Every kill landed while the run was going, in a slow scenario's sleep.
+      // Every victim was killed while the run was going.
       #expect(killed == Self.kills, "killed \(killed) workers of \(Self.kills) before the run ended; \(context)")
       #expect(run.status == 1, "\(context)\n\(run.stdout)\n\(run.stderr)")
 
@@ -101,12 +102,12 @@ import TestSupport
         "\(context)\n\(xml)")
 
       // Each killed scenario is an error that names the signal and the step it was in: the
-      // last step of a slow one, where it sleeps.
+      // last step of one that hangs.
       let errorCases = testcases.filter { $0.error != nil }
       #expect(errorCases.count == Self.kills, "\(context)\n\(xml)")
       for testcase in errorCases {
         let key = "\(testcase.file) › \(testcase.name)"
-        let step = try #require(generated.lastSteps[key], "a fast scenario was killed: \(key); \(context)")
+        let step = try #require(generated.lastSteps[key], "a scenario that passes was killed: \(key); \(context)")
         #expect(
           testcase.error == "the worker crashed with signal SIGKILL (killed) in the step at \(step)", "\(key); \(context)")
       }
@@ -124,49 +125,30 @@ import TestSupport
     /// The environment for the command: built with ThreadSanitizer, a process whose other
     /// threads are still alive sleeps a second in its main thread as it exits
     /// (`atexit_sleep_ms`, 1000 by default). A worker that has sent its last result would
-    /// then look like one in a slow scenario's sleep, and a kill there fails nothing.
+    /// then look like one in a scenario that hangs, and a kill there fails nothing.
     static var noSleepAtExit: [String: String] {
       let options = ProcessInfo.processInfo.environment["TSAN_OPTIONS"].map { $0 + ":" } ?? ""
       return ["TSAN_OPTIONS": options + "atexit_sleep_ms=0"]
     }
 
-    /// Kills `count` workers of `process`, one at a time, each at a random moment early in
-    /// the 200 ms sleep of a slow scenario; returns how many it killed before the run ended.
+    /// Kills `count` workers of `process`, one at a time, each at a random moment after it
+    /// was found asleep in a scenario that hangs; returns how many it killed before the run
+    /// ended.
     static func killWorkers(of process: Process, count: Int, random: inout SplitMix64) -> Int {
-      let clock = ContinuousClock()
-      /// When the test last looked at each worker, and how many times its main thread had
-      /// blocked by then.
-      var looked: [Int32: (switches: Int, at: ContinuousClock.Instant)] = [:]
       var killed = 0
       while killed < count {
-        // A random pause between kills, then the next worker that starts to sleep.
-        usleep(UInt32(random.next() % 300_000))
-        var victim: (pid: Int32, sleepsSince: ContinuousClock.Instant)?
-        while victim == nil {
-          guard process.isRunning else { return killed }
-          for worker in BuiltCommand.children(of: process.processIdentifier).shuffled(using: &random) {
-            guard let switches = voluntarySwitches(of: worker) else { continue }
-            let asleep = isSleeping(worker)
-            let now = clock.now
-            defer { looked[worker] = (switches, now) }
-            // Blocked in nanosleep, and it blocked again since the last look: the sleep began
-            // after that look. The last look may be tens of milliseconds old when the
-            // machine is loaded (CI's ThreadSanitizer run once never found two looks 30 ms
-            // apart, and killed nothing); the check below still makes the kill land within
-            // 120 ms of that look, early in the 200 ms sleep.
-            if asleep, let last = looked[worker], last.switches != switches, now - last.at < .milliseconds(100) {
-              victim = (worker, last.at)
-              break
-            }
-          }
-          if victim == nil { usleep(2000) }
+        guard process.isRunning else { return killed }
+        let sleeping = BuiltCommand.children(of: process.processIdentifier).shuffled(using: &random).first(where: isSleeping)
+        guard let victim = sleeping else {
+          usleep(2000)
+          continue
         }
-        guard let victim else { continue }
-        // A random moment early in the sleep, well before its end.
-        usleep(UInt32(random.next() % 60_000))
-        guard clock.now - victim.sleepsSince < .milliseconds(120), isSleeping(victim.pid), process.isRunning else { continue }
-        kill(victim.pid, SIGKILL)
+        usleep(UInt32(random.next() % 100_000))
+        guard process.isRunning else { return killed }
+        kill(victim, SIGKILL)
         killed += 1
+        // Until the pool has seen it die, the killed worker is still a child, asleep no more.
+        while BuiltCommand.children(of: process.processIdentifier).contains(victim), process.isRunning { usleep(2000) }
       }
       return killed
     }
@@ -182,14 +164,6 @@ import TestSupport
       #else
         return number == 101 || number == 115
       #endif
-    }
-
-    /// How many times the main thread of `pid` blocked, from its `voluntary_ctxt_switches`.
-    static func voluntarySwitches(of pid: Int32) -> Int? {
-      guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8),
-        let line = text.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") })
-      else { return nil }
-      return Int(line.dropFirst("voluntary_ctxt_switches:".count).trimmingCharacters(in: .whitespaces))
     }
 
     struct TestCase {
