@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "ReducerCore", targets: ["ReducerCore"]),
     .library(name: "SpecYAML", targets: ["SpecYAML"]),
     .library(name: "SpecRunner", targets: ["SpecRunner"]),
+    .library(name: "ReducerCoreSpecs", targets: ["ReducerCoreSpecs"]),
     .library(name: "ReducerSpecCLI", targets: ["ReducerSpecCLI"]),
     .library(name: "SpecTesting", targets: ["SpecTesting"]),
     .executable(name: "reducer-spec", targets: ["reducer-spec"]),
@@ -77,18 +78,31 @@ let package = Package(
     // The YAML layer alone: libyaml's parser, nodes with source marks, a Decoder and an
     // Encoder over them. It imports CYAML and Foundation only (ModuleBoundaryTests).
     .target(name: "SpecYAML", dependencies: ["CYAML"]),
-    // The library: the spec format, state paths, features and stubs, the engine that runs
-    // a scenario on a TestStore, results and reporters. No ArgumentParser, no processes.
+    // The library: the spec format, state paths, features and stubs, the store contract and
+    // the engine that runs a scenario through it, results and reporters. No architecture (no
+    // ReducerCore), no ArgumentParser, no processes.
     .target(
       name: "SpecRunner",
       dependencies: [
         "SpecYAML",
-        "ReducerCore",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    // ReducerCore's TestStore as a store the runner drives, and `Feature(_:initialState:stubs:reducer:)`.
+    .target(
+      name: "ReducerCoreSpecs",
+      dependencies: [
+        "ReducerCore",
+        "SpecRunner",
+        "SpecYAML",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
     // Pipes made close-on-exec in one call (see its header): the workers' and the interrupt pipe.
@@ -104,7 +118,6 @@ let package = Package(
         "SpecProcess",
         "SpecRunner",
         "SpecYAML",
-        "ReducerCore",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -115,13 +128,14 @@ let package = Package(
     // interrupt pipe.
     .target(
       name: "SpecWorkers",
-      dependencies: ["CCloseOnExecPipe", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecYAML", "ReducerCore"]
+      dependencies: ["CCloseOnExecPipe", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecYAML"]
     ),
     // The command line: the subcommands (the only module that imports ArgumentParser), a
     // run, its record and watch.
     .target(
       name: "ReducerSpecCLI",
       dependencies: [
+        "ReducerCoreSpecs",
         "SpecAuthoring",
         "SpecProcess",
         "SpecRunner",
@@ -142,10 +156,10 @@ let package = Package(
     // Spec files inside `swift test`: one Swift Testing test case per scenario, run in the
     // test process (and a helper for XCTest). It imports Testing and XCTest, which come
     // with the toolchain.
-    .target(name: "SpecTesting", dependencies: ["SpecRunner"]),
+    .target(name: "SpecTesting", dependencies: ["ReducerCoreSpecs", "SpecRunner"]),
     // The example features as the runner registers them, for the executable and for
     // ExampleSpecsTests: ExampleFeatures itself never imports SpecRunner.
-    .target(name: "ExampleFeatureRegistry", dependencies: ["ExampleFeatures", "SpecRunner"]),
+    .target(name: "ExampleFeatureRegistry", dependencies: ["ExampleFeatures", "ReducerCoreSpecs", "SpecRunner"]),
     .executableTarget(
       name: "reducer-spec",
       dependencies: ["ExampleFeatureRegistry", "SpecRunner", "ReducerSpecCLI"]
@@ -208,6 +222,7 @@ let package = Package(
       name: "SpecFixtures",
       dependencies: [
         "ReducerCore",
+        "ReducerCoreSpecs",
         "SpecRunner",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Dependencies", package: "swift-dependencies"),

@@ -1,4 +1,5 @@
 import ExampleFeatures
+import ReducerCoreSpecs
 import SpecRunner
 
 /// The example features, each with a stub for every dependency it uses (`uuid` is a

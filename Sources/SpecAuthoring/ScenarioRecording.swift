@@ -2,7 +2,6 @@ import Clocks
 import Dependencies
 import Foundation
 import IssueReporting
-import ReducerCore
 import SpecRunner
 import SpecYAML
 
@@ -136,7 +135,8 @@ extension TypedScenario: RecordableScenario {
     let made = makeStore(fileID: #fileID, line: #line, column: #column, deadlines: deadlines, stubFailed: { _, _ in })
     let (store, testClock, context) = (made.store, made.testClock, made.context)
     var configured = made.configured
-    var tasks: [String: TestStoreTask] = [:]
+    var tasks: [String: Store.SentTask] = [:]
+    let here = StepLocation(fileID: #fileID, line: #line, column: #column)
     let encoder = YAMLEncoder()
     let decoder = self.decoder
 
@@ -292,10 +292,10 @@ extension TypedScenario: RecordableScenario {
         var after = before
         let task = await store.send(
           action,
-          expectation: StateExpectation { _, actual in
+          expecting: { _, actual in
             after = actual
             return actual
-          })
+          }, at: here)
         recording.steps[index].state = change(assignments, before: before, after: after)
         if let name = scenario.steps[index].taskName { tasks[name] = task }
       case .receive(let action):
@@ -326,14 +326,14 @@ extension TypedScenario: RecordableScenario {
         }
       case .skipReceivedActions(let strict):
         let before = store.receivedActions.count
-        await store.skipReceivedActions(strict: strict)
+        await store.skipReceivedActions(strict: strict, at: here)
         removed += before - store.receivedActions.count
       case .skipInFlightEffects(let strict):
-        await store.skipInFlightEffects(strict: strict)
+        await store.skipInFlightEffects(strict: strict, at: here)
       case .finish:
-        await store.finish(timeout: timeout)
+        await store.finish(timeout: timeout, at: here)
       case .finishTask(let name):
-        await tasks[name]?.finish(timeout: timeout)
+        await tasks[name]?.finish(timeout: timeout, at: here)
       case .cancel(let name):
         await tasks[name]?.cancel()
       case .emit, .close:

@@ -1,5 +1,6 @@
 import Foundation
 // A test target that runs specs registers features: `Feature` and the stubs come with it.
+@_exported import ReducerCoreSpecs
 @_exported import SpecRunner
 
 /// Spec files as Swift Testing test cases: one ``SpecScenario`` per scenario (one per

@@ -6,7 +6,6 @@
   import Darwin
 #endif
 import Foundation
-import ReducerCore
 import SpecAuthoring
 import SpecProcess
 import SpecRunner
@@ -90,7 +89,10 @@ package enum WorkerMain {
         // The cancelled effects of the last scenario return once the main actor is free (it
         // was blocked in `read`): let them, so that the worker ends with nothing of theirs
         // still allocated. Half a second at most: the pool waits 2 s before it kills.
-        await EffectTasks.waitUntilNoneRunning(timeout: .milliseconds(500))
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(500))
+        for feature in recorder.features.values {
+          await feature.waitForCancelledEffects(ContinuousClock.now.duration(to: deadline))
+        }
         return 0
       }
       for line in lines.append(buffer[..<count]) {

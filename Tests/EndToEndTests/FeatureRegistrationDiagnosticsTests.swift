@@ -8,7 +8,7 @@ import Testing
   static func registration(state: String, action: String) -> String {
     """
     import ReducerCore
-    import SpecRunner
+    import ReducerCoreSpecs
 
     struct Note: Reducer {
       struct State\(state) { var text = "" }

@@ -21,31 +21,36 @@ import Testing
     // The macros' compiler plugin: swift-syntax only; it never sees the code it expands into.
     "ReducerCoreMacros": ["SwiftCompilerPlugin", "SwiftDiagnostics", "SwiftSyntax", "SwiftSyntaxBuilder", "SwiftSyntaxMacros"],
     "ExampleFeatures": ["Foundation", "ReducerCore", "CasePaths", "Dependencies", "DependenciesMacros"],
+    // The runner knows no architecture: it drives any store through its store contract.
     "SpecRunner": [
-      "Foundation", "SpecYAML", "ReducerCore", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies",
-      "IssueReporting", "Glibc", "Musl", "Darwin",
+      "Foundation", "SpecYAML", "Clocks", "ConcurrencyExtras", "CustomDump", "Dependencies", "IssueReporting",
+      "Glibc", "Musl", "Darwin",
+    ],
+    // ReducerCore's TestStore as a store the runner drives.
+    "ReducerCoreSpecs": [
+      "ReducerCore", "SpecRunner", "SpecYAML", "CasePaths", "CustomDump", "Dependencies", "IdentifiedCollections",
     ],
     // Spec files inside `swift test`: the library, and the toolchain's test frameworks.
-    "SpecTesting": ["Foundation", "SpecRunner", "Testing", "XCTest"],
+    "SpecTesting": ["Foundation", "ReducerCoreSpecs", "SpecRunner", "Testing", "XCTest"],
     // The example features as registered; ExampleFeatures itself never sees SpecRunner.
-    "ExampleFeatureRegistry": ["ExampleFeatures", "SpecRunner"],
+    "ExampleFeatureRegistry": ["ExampleFeatures", "ReducerCoreSpecs", "SpecRunner"],
     // This process and the ones it starts: the C library and the close-on-exec pipe only.
     "SpecProcess": ["Foundation", "CCloseOnExecPipe", "Glibc", "Musl", "Darwin"],
     // Check, schema, doc, record, coverage: the library, and SpecProcess for the coverage
     // tools; never the workers or the command line.
     "SpecAuthoring": [
-      "Foundation", "SpecProcess", "SpecRunner", "SpecYAML", "ReducerCore", "Clocks", "Dependencies",
-      "IssueReporting", "Glibc", "Musl", "Darwin",
+      "Foundation", "SpecProcess", "SpecRunner", "SpecYAML", "Clocks", "Dependencies", "IssueReporting", "Glibc",
+      "Musl", "Darwin",
     ],
     // The pool and the worker's main, which checks and records with SpecAuthoring.
     "SpecWorkers": [
-      "Foundation", "CCloseOnExecPipe", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecYAML", "ReducerCore",
-      "Glibc", "Musl", "Darwin",
+      "Foundation", "CCloseOnExecPipe", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecYAML", "Glibc", "Musl",
+      "Darwin",
     ],
     // The command line: the only module that imports ArgumentParser.
     "ReducerSpecCLI": [
-      "Foundation", "ArgumentParser", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecWorkers", "SpecYAML",
-      "Glibc", "Musl", "Darwin",
+      "Foundation", "ArgumentParser", "ReducerCoreSpecs", "SpecAuthoring", "SpecProcess", "SpecRunner", "SpecWorkers",
+      "SpecYAML", "Glibc", "Musl", "Darwin",
     ],
     "reducer-spec": ["ExampleFeatureRegistry", "ReducerSpecCLI", "SpecRunner"],
   ]

@@ -3,7 +3,7 @@ import Dependencies
 import Foundation
 import IssueReporting
 import ReducerCore
-import SpecRunner
+import ReducerCoreSpecs
 
 // A feature for the runner's tests of identified elements, action paths and long-living
 // effects: a list of identified items (a plain `[Item]` with `UUID` ids from the `uuid`

@@ -2,7 +2,7 @@ import CasePaths
 import Dependencies
 import IssueReporting
 import ReducerCore
-import SpecRunner
+import ReducerCoreSpecs
 
 // A feature for `reducer-spec coverage`'s tests: a gauge whose specs (Tests/Fixtures/coverage)
 // leave on purpose an action case unsent (`lower`), a state field unchecked (`label`), a

@@ -2,7 +2,7 @@ import CasePaths
 import Dependencies
 import Foundation
 import ReducerCore
-import SpecRunner
+import ReducerCoreSpecs
 
 // Features that misbehave on purpose, for the end-to-end tests of the command: a reducer
 // that traps, an effect that never ends, a reducer that never returns, and a reducer

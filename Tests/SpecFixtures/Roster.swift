@@ -2,7 +2,7 @@ import CasePaths
 import Dependencies
 import Foundation
 import ReducerCore
-import SpecRunner
+import ReducerCoreSpecs
 
 // A feature for the authoring commands' tests of ReducerCore's collections and navigation:
 // an identified list of members with bindable fields (`IdentifiedArrayOf`, `forEach`,

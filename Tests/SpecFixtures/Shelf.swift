@@ -3,7 +3,7 @@ import Dependencies
 import Foundation
 import IssueReporting
 import ReducerCore
-import SpecRunner
+import ReducerCoreSpecs
 
 // A feature whose endpoints take two and three arguments, as a Redux app's repositories do,
 // for the tests of `calls:`, `features` and `schema`. Not registered with the fixture runner.

@@ -3,7 +3,7 @@ import Dependencies
 import Foundation
 import IssueReporting
 import ReducerCore
-import SpecRunner
+import ReducerCoreSpecs
 
 // A small feature for the runner's tests: a counter with a random number, and a search
 // whose request goes through an endpoint and can be cancelled by a newer one.

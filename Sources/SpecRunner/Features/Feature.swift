@@ -1,8 +1,9 @@
-import ReducerCore
+import Dependencies
+import Foundation
 import SpecYAML
 
-/// A feature that specs can describe: a name, a default state, a reducer, and stubs for
-/// the dependencies the reducer uses.
+/// A feature that specs can describe: a name, a default state, the store that runs it, and
+/// stubs for the dependencies it uses.
 ///
 /// ```swift
 /// Feature("Counter", initialState: Counter.State(), stubs: [
@@ -26,77 +27,51 @@ public struct Feature: Sendable {
   /// Its state and action types and its default state, for `reducer-spec features` and
   /// `reducer-spec schema`.
   package let types: FeatureTypes
+  /// Its store's ``SpecStore/waitForCancelledEffects(timeout:)``.
+  package let waitForCancelledEffects: @MainActor @Sendable (Duration) async -> Void
   let bind:
     @MainActor @Sendable (_ spec: SpecFile, _ scenario: ScenarioSpec, _ feature: Feature, _ memo: DecodeMemo) ->
       BindResult
 
-  /// A feature for specs.
+  /// A feature for specs, driven through a store of any architecture.
+  ///
+  /// ```swift
+  /// Feature("Counter", initialState: Counter.State()) { initialState, prepareDependencies, location in
+  ///   MyTestStore(initialState: initialState, reducer: counter, prepareDependencies: prepareDependencies)
+  /// }
+  /// ```
+  ///
+  /// A ReducerCore reducer is registered with `Feature(_:initialState:stubs:reducer:)`
+  /// instead (module `ReducerCoreSpecs`), and a Redux store with
+  /// `Feature(_:initialState:stubs:reducer:middlewares:actions:)` (module `ReduxSpecs`).
   ///
   /// - Parameters:
   ///   - name: The name specs give in `feature:`.
   ///   - initialState: The default state that `initialState:` assignments apply to.
-  ///   - stubs: A stub for every dependency the reducer uses.
-  ///   - reducer: The reducer, made anew for each scenario.
-  public init<State: Codable & Equatable & SendableMetatype, Action: Codable & Equatable, R: Reducer>(
+  ///   - stubs: A stub for every dependency the feature uses.
+  ///   - userInfo: Values that the feature's state and action types read from
+  ///     `Decoder.userInfo` as a spec's values are decoded into them.
+  ///   - store: Makes the store for one run of a scenario, from its initial state, the
+  ///     dependencies it runs with (the scenario's stubs and clocks, to apply to the store's
+  ///     `DependencyValues`) and the scenario's place in its file (where to report what fails
+  ///     at the end).
+  public init<Store: SpecStore>(
     _ name: String,
-    initialState: @autoclosure @escaping @Sendable () -> State,
+    initialState: @autoclosure @escaping @Sendable () -> Store.State,
     stubs: [Stub] = [],
-    @ReducerBuilder<State, Action> reducer: @escaping @Sendable () -> R
-  ) where R.State == State, R.Action == Action {
+    userInfo: [CodingUserInfoKey: any Sendable] = [:],
+    store: @escaping MakeStore<Store>
+  ) where Store.State: SendableMetatype {
     self.name = name
     self.stubs = stubs
     self.types = FeatureTypes(
-      state: DecodableType(State.self), action: DecodableType(Action.self), defaultState: { try YAMLEncoder().encode(initialState()) })
+      state: DecodableType(Store.State.self), action: DecodableType(Store.Action.self), userInfo: userInfo,
+      defaultState: { try YAMLEncoder().encode(initialState()) })
+    self.waitForCancelledEffects = { await Store.waitForCancelledEffects(timeout: $0) }
     self.bind = { spec, scenario, feature, memo in
-      TypedScenario<R>.bind(
-        spec: spec, scenario: scenario, feature: feature, initialState: initialState, reducer: reducer, memo: memo)
+      TypedScenario<Store>.bind(
+        spec: spec, scenario: scenario, feature: feature, initialState: initialState, newStore: store, memo: memo)
     }
-  }
-
-  // MARK: - Registration errors
-
-  // A feature whose State or Action lacks Codable or Equatable matches one of these instead of
-  // the initializer above, and the compiler shows its message at the registration: which of
-  // the two types is missing what, and what to write, rather than a bare "requires that …
-  // conform to 'Decodable'".
-
-  @available(
-    *, unavailable,
-    message: "specs read and compare a feature's State: declare it Codable and Equatable ('struct State: Codable, Equatable'; an enum state likewise)"
-  )
-  public init<State, Action: Codable & Equatable, R: Reducer>(
-    _ name: String,
-    initialState: @autoclosure @escaping @Sendable () -> State,
-    stubs: [Stub] = [],
-    @ReducerBuilder<State, Action> reducer: @escaping @Sendable () -> R
-  ) where R.State == State, R.Action == Action {
-    fatalError()
-  }
-
-  @available(
-    *, unavailable,
-    message: "specs read and compare a feature's Action: declare it Codable and Equatable ('enum Action: Codable, Equatable'), with every payload type Codable and Equatable"
-  )
-  public init<State: Codable & Equatable, Action, R: Reducer>(
-    _ name: String,
-    initialState: @autoclosure @escaping @Sendable () -> State,
-    stubs: [Stub] = [],
-    @ReducerBuilder<State, Action> reducer: @escaping @Sendable () -> R
-  ) where R.State == State, R.Action == Action {
-    fatalError()
-  }
-
-  @available(
-    *, unavailable,
-    message: "specs read and compare a feature's State and Action: declare both Codable and Equatable ('struct State: Codable, Equatable', 'enum Action: Codable, Equatable')"
-  )
-  public init<State, Action, R: Reducer>(
-    _ name: String,
-    initialState: @autoclosure @escaping @Sendable () -> State,
-    stubs: [Stub] = [],
-    @ReducerBuilder<State, Action> reducer: @escaping @Sendable () -> R
-  ) where R.State == State, R.Action == Action {
-    fatalError()
   }
 
   /// Every stub a spec of this feature may name: the feature's, then the built-ins.
@@ -108,6 +83,8 @@ public struct Feature: Sendable {
 package struct FeatureTypes: Sendable {
   package let state: DecodableType
   package let action: DecodableType
+  /// What the types read from `Decoder.userInfo` (a Redux feature's action types, by name).
+  package let userInfo: [CodingUserInfoKey: any Sendable]
   package let defaultState: @Sendable () throws -> YAMLNode
 }
 
@@ -115,7 +92,16 @@ package struct FeatureTypes: Sendable {
 package struct DecodableType: @unchecked Sendable {
   package let type: any Decodable.Type
 
-  init(_ type: any Decodable.Type) {
+  package init(_ type: any Decodable.Type) {
     self.type = type
   }
 }
+
+/// Makes a feature's store for one run of a scenario: from the initial state, the
+/// dependencies to run with (apply them to the store's `DependencyValues`), and the
+/// scenario's place in its file.
+public typealias MakeStore<Store: SpecStore> =
+  @MainActor @Sendable (
+    _ initialState: Store.State, _ prepareDependencies: @escaping (inout DependencyValues) -> Void,
+    _ location: StepLocation
+  ) -> Store

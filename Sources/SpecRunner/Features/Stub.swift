@@ -3,7 +3,6 @@ import CustomDump
 import Dependencies
 import Foundation
 import IssueReporting
-import ReducerCore
 import SpecYAML
 
 /// A dependency that specs can stub by name under `dependencies:`.
@@ -389,7 +388,7 @@ extension Stub {
       reportIssue(message)
       // An endpoint that cannot throw must answer: with nothing, when it returns nothing.
       if !canThrow, let nothing = Nothing() as? Output { return nothing }
-      throw TaskFailure(message)
+      throw StubFailure(message)
     }
     let installUnstubbed: @Sendable (inout DependencyValues, StubContext) -> Void = { dependencies, _ in
       install(&dependencies, unstubbed)
@@ -546,7 +545,7 @@ private final class Endpoint<Input: Decodable & Equatable & Sendable, Output: De
         + ": add a response for each call (a single response, not in a list, answers every call)"
       reportIssue(message)
       if case .returns(let value) = responses[responses.count - 1].answer { return value }
-      throw TaskFailure(message)
+      throw StubFailure(message)
     }
     if let after = response.after {
       do {
@@ -559,7 +558,7 @@ private final class Endpoint<Input: Decodable & Equatable & Sendable, Output: De
     }
     switch response.answer {
     case .returns(let value): return value
-    case .throws(let message): throw TaskFailure(message)
+    case .throws(let message): throw StubFailure(message)
     }
   }
 
@@ -695,4 +694,18 @@ private final class OpenStreams<Element: Sendable>: Sendable {
     }
     for (_, continuation) in open { continuation.finish() }
   }
+}
+
+/// What a stubbed endpoint throws: the message of its `throws:`, or of the failure when it
+/// has no answer. It is its own `description` and `localizedDescription`, so a feature that
+/// keeps an error's message in its state keeps these words.
+public struct StubFailure: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+  public var message: String
+
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
+  public var errorDescription: String? { message }
 }

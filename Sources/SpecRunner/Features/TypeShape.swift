@@ -1,5 +1,4 @@
 import Foundation
-import ReducerCore
 import SpecYAML
 
 /// The shape of a `Decodable` type as a spec writes its values: what `reducer-spec features`
@@ -318,46 +317,33 @@ extension Dictionary: DictionaryShape where Key == String, Value: Decodable {
   static var empty: Any { [String: Value]() }
 }
 
-// MARK: - ReducerCore's types
+// MARK: - Shapes that other modules give their types
 
-private protocol IdentifiedArrayShape {
+// A store's module makes its collection and action types known by conforming them to these:
+// ReducerCoreSpecs does for `IdentifiedArray`, `StackState`, `BindingAction` and the rest.
+
+/// A collection of identified elements (`IdentifiedArray`): `[ELEMENT]`, each with its `id`.
+package protocol IdentifiedArrayShape {
   static var elementDecodable: any Decodable.Type { get }
   static var empty: Any { get }
 }
 
-extension IdentifiedArray: IdentifiedArrayShape where Element: Decodable & Identifiable, ID == Element.ID {
-  static var elementDecodable: any Decodable.Type { Element.self }
-  static var empty: Any { [] as Self }
-}
-
-private protocol PresentationStateShape {
+/// An optional destination (`PresentationState`): the state, or `null`.
+package protocol PresentationStateShape {
   static var wrappedDecodable: any Decodable.Type { get }
   static var noneValue: Any { get }
 }
 
-extension PresentationState: PresentationStateShape where State: Decodable {
-  static var wrappedDecodable: any Decodable.Type { State.self }
-  static var noneValue: Any { Self(wrappedValue: nil) }
-}
-
-private protocol StackStateShape {
+/// A navigation stack (`StackState`): `[{ id: Int, state: ELEMENT }]`.
+package protocol StackStateShape {
   static var elementDecodable: any Decodable.Type { get }
   static var empty: Any { get }
 }
 
-extension StackState: StackStateShape where Element: Decodable {
-  static var elementDecodable: any Decodable.Type { Element.self }
-  static var empty: Any { Self() }
-}
-
-private protocol BindingActionShape {
+/// A binding action (`BindingAction`): `{ FIELD: VALUE }` for each bindable field.
+package protocol BindingActionShape {
   static var fieldNames: [String] { get }
   static var rootName: String { get }
-}
-
-extension BindingAction: BindingActionShape where Root: BindableStateFields {
-  static var fieldNames: [String] { Root.bindableFields.map(\.name) }
-  static var rootName: String { typeName(Root.self) }
 }
 
 extension YAMLDecoder {
@@ -373,16 +359,11 @@ extension YAMLDecoder {
   }
 }
 
-private protocol RoleShape {
+/// A type with a role of its own in the shapes `features` shows (an alert, a presentation
+/// action).
+package protocol RoleShape {
   static var shapeRole: TypeShape.Role { get }
 }
-
-extension PresentationAction: RoleShape { static var shapeRole: TypeShape.Role { .presentationAction } }
-extension IdentifiedAction: RoleShape { static var shapeRole: TypeShape.Role { .identifiedAction } }
-extension StackAction: RoleShape { static var shapeRole: TypeShape.Role { .stackAction } }
-extension AlertState: RoleShape { static var shapeRole: TypeShape.Role { .alert } }
-extension ConfirmationDialogState: RoleShape { static var shapeRole: TypeShape.Role { .alert } }
-extension ButtonState: RoleShape { static var shapeRole: TypeShape.Role { .button } }
 
 // MARK: - The probing decoder
 

@@ -1,4 +1,3 @@
-import ReducerCore
 import SpecYAML
 
 /// The values decoded from spec files so far, by the node they came from: specs repeat the

@@ -1,7 +1,5 @@
-import CustomDump
 import Foundation
 import IssueReporting
-import ReducerCore
 import SpecYAML
 
 /// Collects the issues of one scenario as step failures.
@@ -47,9 +45,17 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
   }
   private var _sentAction: Any?
 
+  /// Says a store's message as a spec's author acts on it (``SpecStore/messageForSpecs(_:sentAction:)``),
+  /// given the action of the running `send:`.
+  package var messages: @Sendable (_ message: String, _ sentAction: Any?) -> String {
+    get { lock.withLock { _messages } }
+    set { lock.withLock { _messages = newValue } }
+  }
+  private var _messages: @Sendable (String, Any?) -> String = { message, _ in message }
+
   package func record(_ message: String, at location: FileLocation) {
     let failure = StepFailure(
-      location: location, message: Self.withSentAction(sentAction, in: Self.forSpecs(message)),
+      location: location, message: messages(message, sentAction),
       sourceLine: location.line > 0 ? source?.line(location.line) : nil)
     lock.withLock { _failures.append(failure) }
   }
@@ -91,67 +97,4 @@ package final class IssueCollector: IssueReporter, @unchecked Sendable {
     }
     return currentStep
   }
-
-  /// A message about an action for a missing element, with the action a step sent shown whole
-  /// (`.element(id: 7, action: .toggle)`) where TCA's wording abbreviates it to its cases
-  /// (`.element(id:, action:)`), which leaves out the id that is missing.
-  static func withSentAction(_ action: Any?, in message: String) -> String {
-    guard let action, message.contains("for a missing element.") else { return message }
-    let abbreviated = "\n    \(debugCaseOutput(action))\n"
-    guard message.contains(abbreviated) else { return message }
-    let whole = String(customDumping: action).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
-    return message.replacingOccurrences(of: abbreviated, with: "\n\(whole)\n")
-  }
-
-  /// TestStore's advice for Swift tests, said the way a spec author acts on it.
-  static func forSpecs(_ message: String) -> String {
-    var message = message
-    for (swift, spec) in adviceForSpecs where message.contains(swift) {
-      message = message.replacingOccurrences(of: swift, with: spec)
-    }
-    return message
-  }
-
-  /// TestStore's words for a Swift test, and what a spec author does instead.
-  private static let adviceForSpecs = [
-    (
-      TestStoreMessage.effectStillRunningAdvice,
-      """
-      To fix, make every effect that this action starts finish by the end of the scenario:
-
-      • If an effect sleeps on a test clock, add an "advance:" step that moves the clock far enough \
-      for it to wake up.
-
-      • If an effect waits for a response held with "after:", add an "advance:" step past it.
-
-      • If an effect is long-living (a timer, a stream), cancel it with a later action, or name the \
-      send with "as:" and add a "cancel:" step for it.
-
-      • If an effect only needs a moment, add a "finish: true" step.
-
-      To leave the effects running unchecked, add a "skipInFlightEffects: true" step, or check less \
-      with "exhaustivity: off".
-      """
-    ),
-    (
-      "but the test did not override it. Give it a value in the \"withDependencies\" closure of the test store.",
-      "but the scenario does not stub it. Stub it under `dependencies:` (for example `uuid: incrementing`, "
-        + "`date: 2024-05-01T09:00:00Z`, `random: { seed: 42 }`)."
-    ),
-    (
-      "To fix, explicitly assert against these actions using \"store.receive\", skip these actions by performing "
-        + "\"await store.skipReceivedActions()\", or consider using a non-exhaustive test store: "
-        + "\"store.exhaustivity = .off\".",
-      "To fix, receive these actions with \"receive:\" steps, skip them with \"skipReceivedActions: true\", or "
-        + "check less with \"exhaustivity: off\"."
-    ),
-    (
-      "configure this assertion with an explicit \"timeout\"",
-      "give the step a \"timeout:\" of its own"
-    ),
-    (
-      "try increasing the duration of this assertion's \"timeout\"",
-      "give the step a longer \"timeout:\""
-    ),
-  ]
 }

@@ -3,16 +3,14 @@ import ConcurrencyExtras
 import Dependencies
 import Foundation
 import IssueReporting
-import ReducerCore
 import SpecYAML
 
 /// A scenario bound to a feature's types: what ``Feature`` builds for each scenario, and
-/// what turns its steps into `TestStore` calls.
+/// what turns its steps into calls on the feature's ``SpecStore``.
 @MainActor
-package final class TypedScenario<R: Reducer>: ScenarioProgram
-where R.State: Codable & Equatable, R.Action: Codable & Equatable {
-  package typealias State = R.State
-  package typealias Action = R.Action
+package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
+  package typealias State = Store.State
+  package typealias Action = Store.Action
 
   /// A bound step; its `state:` assignments and its timeout are in its ``StepContext``.
   package enum Step {
@@ -33,13 +31,13 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     case emit([Emission])
     /// `close:`: the stream endpoints whose streams end.
     case close([String])
-    case exhaustivity(Exhaustivity)
+    case exhaustivity(SpecExhaustivity)
   }
 
   package let scenario: ScenarioSpec
   package let feature: Feature
   let initialState: State
-  let reducer: @Sendable () -> R
+  let newStore: MakeStore<Store>
   /// The steps, bound, in order; `contexts` holds the assignments of each, and the
   /// scenario's `steps` the spec of each, at the same index.
   package let steps: [Step]
@@ -50,13 +48,13 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   package let decoder: YAMLDecoder
 
   private init(
-    scenario: ScenarioSpec, feature: Feature, initialState: State, reducer: @escaping @Sendable () -> R,
+    scenario: ScenarioSpec, feature: Feature, initialState: State, newStore: @escaping MakeStore<Store>,
     steps: [Step], contexts: [StepContext], stubEntries: [StubEntry], usesImmediateClock: Bool, decoder: YAMLDecoder
   ) {
     self.scenario = scenario
     self.feature = feature
     self.initialState = initialState
-    self.reducer = reducer
+    self.newStore = newStore
     self.steps = steps
     self.contexts = contexts
     self.stubEntries = stubEntries
@@ -70,9 +68,10 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
   /// every problem at its line and column.
   static func bind(
     spec: SpecFile, scenario: ScenarioSpec, feature: Feature, initialState: @Sendable () -> State,
-    reducer: @escaping @Sendable () -> R, memo: DecodeMemo = DecodeMemo()
+    newStore: @escaping MakeStore<Store>, memo: DecodeMemo = DecodeMemo()
   ) -> BindResult {
-    let decoder = YAMLDecoder.spec
+    var decoder = YAMLDecoder.spec
+    decoder.userInfo = feature.types.userInfo
     var errors: [YAMLError] = []
     func record(_ error: any Error) {
       if let error = error as? YAMLError {
@@ -225,7 +224,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     assert(contexts.count == scenario.steps.count, "a bound scenario has a context for each step")
     return .program(
       TypedScenario(
-        scenario: scenario, feature: feature, initialState: state, reducer: reducer, steps: steps, contexts: contexts,
+        scenario: scenario, feature: feature, initialState: state, newStore: newStore, steps: steps, contexts: contexts,
         stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, usesImmediateClock: usesImmediateClock,
         decoder: decoder))
   }
@@ -288,7 +287,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     fileID: StaticString, line: UInt, column: UInt, deadlines: SleepDeadlines? = nil,
     stubFailed: (StubEntry, any Error) -> Void
   ) -> (
-    store: TestStore<State, Action>, testClock: TestClock<Duration>?, context: StubContext,
+    store: Store, testClock: TestClock<Duration>?, context: StubContext,
     configured: [(entry: StubEntry, stub: ConfiguredStub)]
   ) {
     let clock: any Clock<Duration>
@@ -312,11 +311,9 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       }
     }
     let stubbed = Set(stubEntries.map(\.name))
-    let reducer = self.reducer
-    let store = TestStore(
-      initialState: initialState,
-      reducer: { reducer() },
-      withDependencies: { [feature, configured] dependencies in
+    let store = newStore(
+      initialState,
+      { [feature, configured] dependencies in
         dependencies.continuousClock = clock
         dependencies.suspendingClock = clock
         for stub in feature.allStubs where !stubbed.contains(stub.name) {
@@ -324,7 +321,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
         }
         for (_, stub) in configured { stub.install(&dependencies) }
       },
-      fileID: fileID, file: fileID, line: line, column: column)
+      StepLocation(fileID: fileID, line: line, column: column))
     return (store, testClock, context, configured)
   }
 
@@ -340,15 +337,16 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
     let (store, testClock, context) = (made.store, made.testClock, made.context)
     var configured = made.configured
     store.exhaustivity = scenario.exhaustivity
+    collector.messages = { Store.messageForSpecs($0, sentAction: $1) }
     let check = StateCheck<State>(decoder: decoder)
     // The tasks that `as:` named, for `cancel:` and `finish:`.
-    var tasks: [String: TestStoreTask] = [:]
-    func expecting(_ assignments: [StateAssignment]?) -> StateExpectation<State>? {
+    var tasks: [String: Store.SentTask] = [:]
+    func expecting(_ assignments: [StateAssignment]?) -> ExpectedState<State>? {
       guard let assignments else { return nil }
-      // With exhaustivity off, `TestStore` applies the expectation to the state after the
+      // With exhaustivity off, a store may apply the expectation to the state after the
       // action (what it checks), then, to show skipped assertions, to the state before it.
       var calls = 0
-      return StateExpectation { [store] start, actual in
+      return { [store] start, actual in
         calls += 1
         do {
           return try check.expected(start: start, actual: actual, assignments: assignments)
@@ -356,7 +354,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           if case .off = store.exhaustivity, calls > 1 {
             // A path that the state before the action does not have (a field of a
             // destination that the action presents): that assertion is skipped, as a
-            // TCA closure's optional chain would skip it, and `TestStore` notes the
+            // TCA closure's optional chain would skip it, and the store notes the
             // difference with the state before.
             throw error
           }
@@ -374,24 +372,20 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
       let at = scenario.steps[index].location
       collector.currentStep = at
       onStep(at)
-      let line = UInt(at.line)
-      let column = UInt(at.column)
+      let location = StepLocation(fileID: fileID, line: UInt(at.line), column: UInt(at.column))
       switch steps[index] {
       case .send(let action):
         collector.sentAction = action
-        let task = await store.send(
-          action, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line, column: column)
+        let task = await store.send(action, expecting: expecting(contexts[index].state), at: location)
         collector.sentAction = nil
         if let name = scenario.steps[index].taskName { tasks[name] = task }
       case .receive(let action):
         await store.receive(
-          action, timeout: scenario.steps[index].timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
-          column: column)
+          action, timeout: scenario.steps[index].timeout, expecting: expecting(contexts[index].state), at: location)
       case .receiveCase(let path):
         await store.receive(
-          { Self.action($0, isIn: path[...]) }, expecting: "an action in the case .\(path.joined(separator: "."))",
-          timeout: scenario.steps[index].timeout, expectation: expecting(contexts[index].state), fileID: fileID, file: fileID, line: line,
-          column: column)
+          matching: { Self.action($0, isIn: path[...]) }, description: "an action in the case .\(path.joined(separator: "."))",
+          timeout: scenario.steps[index].timeout, expecting: expecting(contexts[index].state), at: location)
       case .advance(let duration):
         await testClock?.advance(by: duration)
       case .dependencies(let entries):
@@ -406,14 +400,13 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
           }
         }
       case .skipReceivedActions(let strict):
-        await store.skipReceivedActions(strict: strict, fileID: fileID, file: fileID, line: line, column: column)
+        await store.skipReceivedActions(strict: strict, at: location)
       case .skipInFlightEffects(let strict):
-        await store.skipInFlightEffects(strict: strict, fileID: fileID, file: fileID, line: line, column: column)
+        await store.skipInFlightEffects(strict: strict, at: location)
       case .finish:
-        await store.finish(timeout: scenario.steps[index].timeout, fileID: fileID, file: fileID, line: line, column: column)
+        await store.finish(timeout: scenario.steps[index].timeout, at: location)
       case .finishTask(let name):
-        await tasks[name]?.finish(
-          timeout: scenario.steps[index].timeout, fileID: fileID, file: fileID, line: line, column: column)
+        await tasks[name]?.finish(timeout: scenario.steps[index].timeout, at: location)
       case .cancel(let name):
         await tasks[name]?.cancel()
       case .assert:
@@ -426,7 +419,7 @@ where R.State: Codable & Equatable, R.Action: Codable & Equatable {
               collector.record(error.message, at: error.location ?? at)
               state = store.state
             }
-          }, fileID: fileID, file: fileID, line: line, column: column)
+          }, at: location)
       case .emit, .close:
         performStreamStep(steps[index], configured: configured)
         await Task.megaYield()

@@ -1,4 +1,3 @@
-import ReducerCore
 import SpecYAML
 
 /// A spec file, read and checked against the format (but not yet against its feature):
@@ -36,7 +35,7 @@ package struct ScenarioSpec: Sendable {
   package var skip: String?
   /// The scenario's `exhaustivity:` (`on` unless written); a step's `exhaustivity:` changes it
   /// from that step on.
-  package var exhaustivity: Exhaustivity
+  package var exhaustivity: SpecExhaustivity
   /// Whether the scenario starts exhaustive.
   package var isExhaustive: Bool { exhaustivity == .on }
   /// The scenario's `initialState:` mapping of assignments, on the file's tape.
@@ -157,7 +156,7 @@ enum StepKind: Sendable {
   /// `close: ENDPOINT` (or a list): finishes the open streams of the endpoints.
   case close([YAMLNode])
   /// `exhaustivity:` from this step on.
-  case exhaustivity(Exhaustivity)
+  case exhaustivity(SpecExhaustivity)
 
   /// The step's key in the file.
   var keyword: String {

@@ -1,4 +1,3 @@
-import ReducerCore
 import SpecYAML
 
 /// Reads a parsed spec file into a ``SpecFile``, checking it against the format: the keys
@@ -166,7 +165,7 @@ package struct SpecParser {
       tags.append(tag)
     }
     let skip = t.lookup("skip", in: ref).flatMap { string(t, $0.value, for: "skip") }
-    var exhaustivity = Exhaustivity.on
+    var exhaustivity = SpecExhaustivity.on
     if let node = t.lookup("exhaustivity", in: ref)?.value, let value = self.exhaustivity(t, node) {
       exhaustivity = value
     }
@@ -391,7 +390,7 @@ package struct SpecParser {
   }
 
   /// `on`, `off`, or `{ off: { showSkippedAssertions: BOOL } }`.
-  private mutating func exhaustivity(_ t: Tape, _ node: Int) -> Exhaustivity? {
+  private mutating func exhaustivity(_ t: Tape, _ node: Int) -> SpecExhaustivity? {
     func isPlain(_ ref: Int) -> Bool { t.kind(ref) == .scalar && t.nodes[ref].style == .plain }
     if isPlain(node), t.scalar(node, equals: "on") { return .on }
     if isPlain(node), t.scalar(node, equals: "off") { return .off(showSkippedAssertions: false) }

@@ -1,0 +1,3 @@
+// A module that registers ReducerCore features needs `Feature` and `Stub` too: importing
+// ReducerCoreSpecs is enough.
+@_exported import SpecRunner
