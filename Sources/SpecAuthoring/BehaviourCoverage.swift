@@ -82,7 +82,7 @@ package struct BehaviourCoverage {
         return
       }
       if byName[name] == nil {
-        let tree = ActionCase.tree(of: probe.shape(of: feature.types.action.type))
+        let tree = ActionCase.tree(of: probe.shape(of: feature.types.action.type, userInfo: feature.types.userInfo))
         var coverage = FeatureCoverage(name: name)
         coverage.actions = ActionCase.leaves(of: tree).map { Item(name: $0) }
         coverage.fields = Self.fieldNames(of: probe.shape(of: feature.types.state.type)).map { Item(name: $0) }

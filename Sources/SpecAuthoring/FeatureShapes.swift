@@ -16,7 +16,7 @@ package struct FeatureShapes {
   package init(_ feature: Feature) {
     let probe = ShapeProbe()
     state = probe.shape(of: feature.types.state.type)
-    action = probe.shape(of: feature.types.action.type)
+    action = probe.shape(of: feature.types.action.type, userInfo: feature.types.userInfo)
     var signatures: [String: Signature] = [:]
     for stub in feature.stubs {
       switch stub.signature {

@@ -723,6 +723,10 @@ final class DecoderImpl: Decoder {
         return mismatch(expected: "a case", node: node)
       }
     case .dataCorrupted(let context):
+      if let problem = context.underlyingError as? DecodingProblem {
+        let keys = tape.kind(node) == .mapping ? tape.keys(node) : []
+        return tape.error(problem.message, at: problem.atFirstKey && !keys.isEmpty ? keys[0] : node)
+      }
       if let names = caseNames(of: T.self), tape.kind(node) == .scalar {
         let value = tape.string(node)
         return tape.error(
@@ -981,5 +985,18 @@ package final class DecodingScratch {
   deinit {
     state.deinitialize(count: 1)
     state.deallocate()
+  }
+}
+
+/// A problem that a type's own `init(from:)` reports in its own words: thrown as the
+/// underlying error of a `DecodingError.dataCorrupted`, it becomes a `YAMLError` with this
+/// message, at the value being decoded (or, with `atFirstKey`, at that mapping's first key).
+package struct DecodingProblem: Error {
+  package var message: String
+  package var atFirstKey: Bool
+
+  package init(_ message: String, atFirstKey: Bool = false) {
+    self.message = message
+    self.atFirstKey = atFirstKey
   }
 }

@@ -52,6 +52,12 @@ package indirect enum TypeShape: Equatable {
     package var name: String
     /// What the type is for, when it is one of ReducerCore's navigation types.
     package var role: Role = .plain
+
+    package init(id: ObjectIdentifier, name: String, role: Role = .plain) {
+      self.id = id
+      self.name = name
+      self.role = role
+    }
   }
 
   /// ReducerCore's types whose shape is an ordinary enum or struct, but which are written
@@ -80,6 +86,11 @@ package indirect enum TypeShape: Equatable {
   package struct Case: Equatable {
     package var name: String
     package var payload: Payload
+
+    package init(name: String, payload: Payload) {
+      self.name = name
+      self.payload = payload
+    }
   }
 
   package enum Payload: Equatable {
@@ -125,6 +136,13 @@ package final class ShapeProbe {
   package func shape(of type: any Decodable.Type) -> TypeShape {
     func open<T: Decodable>(_ type: T.Type) -> TypeShape { probe(T.self).shape }
     return open(type)
+  }
+
+  /// The shape of a feature's state or action type, which may depend on the feature
+  /// (``FeatureDependentShape``): what `userInfo` says of it.
+  package func shape(of type: any Decodable.Type, userInfo: [CodingUserInfoKey: any Sendable]) -> TypeShape {
+    if let dependent = type as? any FeatureDependentShape.Type { return dependent.shape(userInfo: userInfo, probe: self) }
+    return shape(of: type)
   }
 
   struct Failure: Error {}
@@ -357,6 +375,12 @@ extension YAMLDecoder {
     }
     return decoder
   }
+}
+
+/// A type whose shape its feature gives, through the `userInfo` its values are decoded with:
+/// a Redux feature's actions are the action types it registers (ReduxSpecs).
+package protocol FeatureDependentShape {
+  static func shape(userInfo: [CodingUserInfoKey: any Sendable], probe: ShapeProbe) -> TypeShape
 }
 
 /// A type with a role of its own in the shapes `features` shows (an alert, a presentation

@@ -14,17 +14,21 @@ enum CasePathCheck {
   /// The problem with `path` as a case path of `action`, and the index of the segment it
   /// is about; `nil` when every segment that can be checked names a case.
   ///
-  /// - Parameter firstCases: The case names of `action` (``CodingKeyProbe``), or `nil` when
-  ///   they cannot be listed.
-  static func problem(in path: [String], of action: any Decodable.Type, firstCases: [String]?)
-    -> (message: String, segment: Int)?
-  {
+  /// - Parameters:
+  ///   - firstCases: The case names of `action` (``CodingKeyProbe``), or `nil` when they
+  ///     cannot be listed.
+  ///   - userInfo: The feature's, for an action type whose shape is the feature's
+  ///     (``FeatureDependentShape``).
+  static func problem(
+    in path: [String], of action: any Decodable.Type, firstCases: [String]?,
+    userInfo: [CodingUserInfoKey: any Sendable] = [:]
+  ) -> (message: String, segment: Int)? {
     let written = "." + path.joined(separator: ".")
     if let firstCases, !firstCases.contains(path[0]) {
       return (unknownCase(path[0], of: typeName(action), cases: firstCases, in: written), 0)
     }
     guard path.count > 1 else { return nil }
-    var shape = shape(of: action)
+    var shape = shape(of: action, userInfo: userInfo)
     for (index, name) in path.enumerated() {
       while case .optional(let wrapped) = shape { shape = wrapped }
       switch shape {
@@ -74,7 +78,9 @@ enum CasePathCheck {
   }
 
   /// The shape of an action type, found once per type.
-  private static func shape(of type: any Decodable.Type) -> TypeShape {
+  private static func shape(of type: any Decodable.Type, userInfo: [CodingUserInfoKey: any Sendable]) -> TypeShape {
+    // One type for every feature of its kind: its shape is the feature's, never kept.
+    if type is any FeatureDependentShape.Type { return ShapeProbe().shape(of: type, userInfo: userInfo) }
     let id = ObjectIdentifier(type)
     lock.lock()
     defer { lock.unlock() }

@@ -118,7 +118,7 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     steps.reserveCapacity(scenario.steps.count)
     contexts.reserveCapacity(scenario.steps.count)
     // Probed at the first `receive:` by case path: most scenarios have none.
-    lazy var caseNames = CodingKeyProbe.keys(of: Action.self)
+    lazy var caseNames = Self.caseNames(userInfo: feature.types.userInfo)
     // The stubs in force at each step, for `emit:` and `close:`.
     var stubbed = Set(entries.map(\.name))
     // By index: `for spec in` would copy each step (a large struct) to read its fields.
@@ -150,7 +150,9 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
           record(error)
         }
       case .receiveCase(let path, let node):
-        if let (message, segment) = CasePathCheck.problem(in: path, of: Action.self, firstCases: caseNames) {
+        if let (message, segment) = CasePathCheck.problem(
+          in: path, of: Action.self, firstCases: caseNames, userInfo: feature.types.userInfo)
+        {
           // At the segment: after the `.` and the segments before it.
           let characters = path[..<segment].reduce(segment == 0 ? 0 : 1) { $0 + $1.unicodeScalars.count + 1 }
           errors.append(node.error(message, characters: characters))
@@ -227,6 +229,14 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
         scenario: scenario, feature: feature, initialState: state, newStore: newStore, steps: steps, contexts: contexts,
         stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, usesImmediateClock: usesImmediateClock,
         decoder: decoder))
+  }
+
+  /// The names of the action's cases, for the first segment of a case path: its
+  /// `CodingKeys`', or those of the shape its feature gives it.
+  private static func caseNames(userInfo: [CodingUserInfoKey: any Sendable]) -> [String]? {
+    guard Action.self is any FeatureDependentShape.Type else { return CodingKeyProbe.keys(of: Action.self) }
+    guard case .enumeration(_, let cases) = ShapeProbe().shape(of: Action.self, userInfo: userInfo) else { return nil }
+    return cases.map(\.name)
   }
 
   /// The stub of a stream endpoint that `emit:` or `close:` names, stubbed by the scenario.
