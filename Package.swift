@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "ReducerCoreSpecs", targets: ["ReducerCoreSpecs"]),
     .library(name: "ReducerSpecCLI", targets: ["ReducerSpecCLI"]),
     .library(name: "SpecTesting", targets: ["SpecTesting"]),
+    .library(name: "Redux", targets: ["Redux"]),
     .executable(name: "reducer-spec", targets: ["reducer-spec"]),
   ],
   dependencies: [
@@ -153,6 +154,9 @@ let package = Package(
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
       ]
     ),
+    // A Redux architecture as a SwiftUI + Redux app writes it: actions, a reducer function,
+    // middlewares and a store. Foundation (its lock) and Observation only.
+    .target(name: "Redux"),
     // Spec files inside `swift test`: one Swift Testing test case per scenario, run in the
     // test process (and a helper for XCTest). It imports Testing and XCTest, which come
     // with the toolchain.
@@ -289,6 +293,14 @@ let package = Package(
         // Without it, an issue that IssueReporting reports under Swift Testing on Linux is
         // only printed, and a failing TestStore step would not fail its test.
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    // The Redux store's semantics.
+    .testTarget(
+      name: "ReduxTests",
+      dependencies: [
+        "Redux",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
     // The example specs (specs/) as Swift Testing test cases, through SpecTesting, and a
