@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "ReducerSpecCLI", targets: ["ReducerSpecCLI"]),
     .library(name: "SpecTesting", targets: ["SpecTesting"]),
     .library(name: "Redux", targets: ["Redux"]),
+    .library(name: "ReduxSpecs", targets: ["ReduxSpecs"]),
     .executable(name: "reducer-spec", targets: ["reducer-spec"]),
   ],
   dependencies: [
@@ -157,6 +158,19 @@ let package = Package(
     // A Redux architecture as a SwiftUI + Redux app writes it: actions, a reducer function,
     // middlewares and a store. Foundation (its lock) and Observation only.
     .target(name: "Redux"),
+    // A Redux store as a store the runner drives (ReduxTestStore), its actions named by their
+    // types (ReduxAction), and `Feature(_:initialState:stubs:reducer:middlewares:actions:)`.
+    .target(
+      name: "ReduxSpecs",
+      dependencies: [
+        "Redux",
+        "SpecRunner",
+        "SpecYAML",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     // Spec files inside `swift test`: one Swift Testing test case per scenario, run in the
     // test process (and a helper for XCTest). It imports Testing and XCTest, which come
     // with the toolchain.
