@@ -171,13 +171,26 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // The archive screen written for Redux (actions, reducer, middlewares): the example that
+    // the runner drives through Redux. It does not import ReducerCore.
+    .target(
+      name: "ReduxExampleFeatures",
+      dependencies: [
+        "Redux",
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "DependenciesMacros", package: "swift-dependencies"),
+      ]
+    ),
     // Spec files inside `swift test`: one Swift Testing test case per scenario, run in the
     // test process (and a helper for XCTest). It imports Testing and XCTest, which come
     // with the toolchain.
     .target(name: "SpecTesting", dependencies: ["ReducerCoreSpecs", "SpecRunner"]),
     // The example features as the runner registers them, for the executable and for
     // ExampleSpecsTests: ExampleFeatures itself never imports SpecRunner.
-    .target(name: "ExampleFeatureRegistry", dependencies: ["ExampleFeatures", "ReducerCoreSpecs", "SpecRunner"]),
+    .target(
+      name: "ExampleFeatureRegistry",
+      dependencies: ["ExampleFeatures", "ReducerCoreSpecs", "ReduxExampleFeatures", "ReduxSpecs", "SpecRunner"]
+    ),
     .executableTarget(
       name: "reducer-spec",
       dependencies: ["ExampleFeatureRegistry", "SpecRunner", "ReducerSpecCLI"]
@@ -309,12 +322,17 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
-    // The Redux store's semantics.
+    // The Redux store's semantics, and the Redux archive through it.
     .testTarget(
       name: "ReduxTests",
       dependencies: [
         "Redux",
+        "ReduxExampleFeatures",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        // Without it, an issue that IssueReporting reports under Swift Testing on Linux is
+        // only printed, and an unimplemented dependency that a test calls would not fail it.
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     // The example specs (specs/) as Swift Testing test cases, through SpecTesting, and a
