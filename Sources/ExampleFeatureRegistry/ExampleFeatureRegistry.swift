@@ -67,4 +67,5 @@ public let exampleFeatures: [Feature] = [
   Feature("Contacts", initialState: Contacts.State()) {
     Contacts()
   },
+  reduxArchive,
 ]
