@@ -335,6 +335,11 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // A Redux feature's specs through ReduxTestStore: tasks, messages, action names.
+    .testTarget(
+      name: "ReduxSpecsTests",
+      dependencies: ["ExampleFeatureRegistry", "Redux", "ReduxSpecs", "SpecRunner", "SpecYAML", "TestSupport"]
+    ),
     // The example specs (specs/) as Swift Testing test cases, through SpecTesting, and a
     // failing fixture spec that shows where and how a failure is recorded.
     .testTarget(

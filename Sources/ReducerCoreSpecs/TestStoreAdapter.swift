@@ -85,7 +85,7 @@ public final class TestStoreAdapter<State: Codable & Equatable, Action: Codable 
       expected, fileID: location.fileID, file: location.fileID, line: location.line, column: location.column)
   }
 
-  public func completed() { store.completed() }
+  public func completed() async { store.completed() }
 
   public var receivedActions: [(action: Action, before: State, after: State)] { store.receivedActions }
 

@@ -146,10 +146,20 @@ extension ReduxAction: FeatureDependentShape {
     guard let types = userInfo[.reduxActionTypes] as? ReduxActionTypes else { return .unknown("ReduxAction") }
     let cases = types.types.map { type -> TypeShape.Case in
       let name = ReduxAction.name(of: type)
+      if isWrittenByName(type) { return TypeShape.Case(name: name, payload: .none) }
       let shape = probe.shape(of: type)
       if case .record(_, let fields) = shape { return TypeShape.Case(name: name, payload: fields.isEmpty ? .none : .fields(fields)) }
       return TypeShape.Case(name: name, payload: .value(shape))
     }
     return .enumeration(TypeShape.Named(id: ObjectIdentifier(ReduxAction.self), name: "ReduxAction"), cases)
   }
+}
+
+/// Whether specs write an action type by its name alone: it decodes from an empty mapping
+/// and encodes to one (a struct without fields).
+private func isWrittenByName(_ type: any SpecAction.Type) -> Bool {
+  guard let value = try? JSONDecoder().decode(type, from: Data("{}".utf8)),
+    let encoded = try? JSONEncoder().encode(value)
+  else { return false }
+  return encoded == Data("{}".utf8)
 }

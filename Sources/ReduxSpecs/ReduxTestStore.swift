@@ -162,10 +162,15 @@ public final class ReduxTestStore<State: ReduxState & Codable & Equatable>: Spec
     if expectedState != state { report(stateMismatch(expected: expectedState, actual: state), at: location) }
   }
 
-  public func completed() {
+  /// The end of a scenario. When exhaustive, it first gives the middlewares' tasks up to the
+  /// store's ``timeout`` to end: they run on threads of their own, and one that only needs a
+  /// moment is not a failure.
+  public func completed() async {
     guard !isCompleted else { return }
     isCompleted = true
     if exhaustivity == .on {
+      let deadline = ContinuousClock.now.advanced(by: timeout)
+      while !inbox.running.isEmpty, ContinuousClock.now < deadline { await idle() }
       if !inbox.received.isEmpty { reportUnhandledReceived(at: location) }
       var reported: Set<String> = []
       for location in inbox.running.sorted(by: { $0.key < $1.key }).map(\.value)

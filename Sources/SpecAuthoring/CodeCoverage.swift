@@ -147,7 +147,7 @@ package enum CodeCoverage {
   /// reducer-spec's own library modules, never counted as feature sources.
   static let ownModules = [
     "CYAML", "CSwiftTaskHook", "CCloseOnExecPipe", "SpecYAML", "SpecRunner", "SpecProcess", "SpecAuthoring",
-    "SpecWorkers", "ReducerSpecCLI", "SpecTesting", "ReducerCore", "ReducerCoreSpecs",
+    "SpecWorkers", "ReducerSpecCLI", "SpecTesting", "ReducerCore", "ReducerCoreSpecs", "Redux", "ReduxSpecs",
   ]
 
   /// The files that are not feature sources: those in any `.build*` folder (dependencies'

@@ -344,6 +344,6 @@ extension TypedScenario: RecordableScenario {
       }
     }
     takeUnreceived(before: steps.count)
-    store.completed()
+    await store.completed()
   }
 }

@@ -30,10 +30,15 @@ import Testing
     "ReducerCoreSpecs": [
       "ReducerCore", "SpecRunner", "SpecYAML", "CasePaths", "CustomDump", "Dependencies", "IdentifiedCollections",
     ],
+    // The Redux architecture: no ReducerCore, no runner.
+    "Redux": ["Foundation", "Observation"],
+    "ReduxExampleFeatures": ["Redux", "Dependencies", "DependenciesMacros", "Foundation"],
+    // A Redux store as a store the runner drives; never ReducerCore.
+    "ReduxSpecs": ["Foundation", "Redux", "SpecRunner", "SpecYAML", "CustomDump", "Dependencies", "IssueReporting"],
     // Spec files inside `swift test`: the library, and the toolchain's test frameworks.
     "SpecTesting": ["Foundation", "ReducerCoreSpecs", "SpecRunner", "Testing", "XCTest"],
     // The example features as registered; ExampleFeatures itself never sees SpecRunner.
-    "ExampleFeatureRegistry": ["ExampleFeatures", "ReducerCoreSpecs", "SpecRunner"],
+    "ExampleFeatureRegistry": ["ExampleFeatures", "ReducerCoreSpecs", "ReduxExampleFeatures", "ReduxSpecs", "SpecRunner"],
     // This process and the ones it starts: the C library and the close-on-exec pipe only.
     "SpecProcess": ["Foundation", "CCloseOnExecPipe", "Glibc", "Musl", "Darwin"],
     // Check, schema, doc, record, coverage: the library, and SpecProcess for the coverage

@@ -25,7 +25,9 @@ private func makeStore(state: AppState = ReduxArchive.initialState) -> Store<App
   Store(reducer: ReduxArchive.reducer, state: state, middlewares: ReduxArchive.middlewares)
 }
 
-@Suite struct ReduxArchiveTests {
+// On the main actor, as `eventually` is: while a ReducerCore `TestStore` of another test
+// lives, every task runs on the main queue, behind the jobs of every test there.
+@MainActor @Suite struct ReduxArchiveTests {
   @Test func aKeywordThenACategoryFetchWithBothAndMarkTheStoredCells() async {
     let searches = LockIsolated<[Search]>([])
     let store = makeStore()
@@ -201,7 +203,9 @@ private func makeStore(state: AppState = ReduxArchive.initialState) -> Store<App
   }
 }
 
-@Suite struct ReduxArchiveLiveValueTests {
+// On the main actor, as `eventually` is: while a ReducerCore `TestStore` of another test
+// lives, every task runs on the main queue, behind the jobs of every test there.
+@MainActor @Suite struct ReduxArchiveLiveValueTests {
   @Test func theLiveRequestRepositoryFiltersByKeywordAndCategory() async throws {
     let repository = RequestArchiveRepository.liveValue
     let cheeseInWestern = try await repository.getArchiveResponse("チーズ", "洋食")

@@ -48,7 +48,9 @@ private func requestMessages(dispatch: @escaping Dispatcher) {
   }
 }
 
-@Suite struct SeedStyleTests {
+// On the main actor, as `eventually` is: while a ReducerCore `TestStore` of another test
+// lives, every task runs on the main queue, behind the jobs of every test there.
+@MainActor @Suite struct SeedStyleTests {
   @Test func aSeedStyleAppRunsOnTheStore() async {
     let store = Store(
       reducer: seedReducer,

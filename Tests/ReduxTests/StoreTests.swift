@@ -30,7 +30,9 @@ private func name(_ action: any Action) -> String {
   String(describing: type(of: action))
 }
 
-@Suite struct StoreTests {
+// On the main actor, as `eventually` is: while a ReducerCore `TestStore` of another test
+// lives, every task runs on the main queue, behind the jobs of every test there.
+@MainActor @Suite struct StoreTests {
   @Test func theInitialStateIsTheStateGiven() {
     let store = Store(reducer: counterReducer, state: CounterState(count: 7))
     #expect(store.state == CounterState(count: 7))

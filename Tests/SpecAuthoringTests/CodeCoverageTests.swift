@@ -95,7 +95,7 @@ import Testing
       .replacingOccurrences(of: "/Tests/SpecAuthoringTests/CodeCoverageTests.swift", with: "/Sources/SpecAuthoring/CodeCoverage.swift"))
     #expect(
       CodeCoverage.ignoreRegex(packageRoot: "/w/a.b+c")
-        == #"(^|/)\.build[^/]*/|^/w/a\.b\+c/Sources/(CYAML|CSwiftTaskHook|CCloseOnExecPipe|SpecYAML|SpecRunner|SpecProcess|SpecAuthoring|SpecWorkers|ReducerSpecCLI|SpecTesting|ReducerCore|ReducerCoreSpecs)/"#)
+        == #"(^|/)\.build[^/]*/|^/w/a\.b\+c/Sources/(CYAML|CSwiftTaskHook|CCloseOnExecPipe|SpecYAML|SpecRunner|SpecProcess|SpecAuthoring|SpecWorkers|ReducerSpecCLI|SpecTesting|ReducerCore|ReducerCoreSpecs|Redux|ReduxSpecs)/"#)
     let regex = try Regex(CodeCoverage.ignoreRegex(packageRoot: "/w/a.b+c"))
     let ignored = [
       "/w/a.b+c/.build/checkouts/swift-case-paths/Sources/CasePaths/AnyCasePath.swift",

@@ -439,7 +439,7 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     }
     // The end of the scenario: actions left unreceived, effects still running.
     collector.currentStep = location
-    store.completed()
+    await store.completed()
     var uses: [String: Int] = [:]
     for (entry, stub) in configured {
       for failure in stub.finish() {

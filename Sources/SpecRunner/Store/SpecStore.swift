@@ -62,8 +62,9 @@ public protocol SpecStore: AnyObject {
   /// Checks the state as it is now: `expected` takes the state to what it must be.
   func assert(_ expected: @escaping (inout State) throws -> Void, at location: StepLocation)
   /// The end of a scenario: fails for actions received and not asserted and for effects
-  /// still running, each at the step that caused it.
-  func completed()
+  /// still running, each at the step that caused it. A store whose effects run on threads of
+  /// their own may first give them a moment to end.
+  func completed() async
 
   /// The actions that effects sent back and no step has received yet, with the state
   /// before and after each: `record` writes them as steps.
