@@ -290,7 +290,15 @@ let package = Package(
     ),
     .testTarget(
       name: "SpecRunnerTests",
-      dependencies: ["SpecRunner", "SpecFixtures", "TestSupport"]
+      dependencies: [
+        "SpecRunner",
+        "SpecFixtures",
+        "TestSupport",
+        // What the store of OwnArchitecture/ imports, as a user's adapter would.
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
     ),
     .testTarget(
       name: "SpecAuthoringTests",
