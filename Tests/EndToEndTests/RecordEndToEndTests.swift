@@ -55,6 +55,76 @@ import Testing
 
     """
 
+  /// A Redux feature is recorded as a reducer's is: the state each step leaves, and what the
+  /// middlewares' tasks dispatched, as `receive:` steps with the action's type name.
+  @Test func aReduxSpecIsRecordedWithWhatTheMiddlewaresDispatched() async throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("specs"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let draft = """
+      feature: ReduxArchive
+      dependencies:
+        storedArchiveDataRepository.getAllObjectsFromRealm: { returns: [{ id: 2 }] }
+        requestArchiveRepository.getArchiveResponse: { returns: { result: [{ id: 2, category: 洋食, dishName: グラタン }] } }
+      scenarios:
+        - name: A keyword, then a failure
+          steps:
+            - send: { RequestArchiveWithInputTextAction: { inputText: a } }
+              state: { archiveState.inputText: a, archiveState.isLoading: true }
+            - send: FailureArchiveAction
+
+      """
+    try draft.write(to: root.appendingPathComponent("specs/archive.yaml"), atomically: true, encoding: .utf8)
+    let run = try await BuiltCommand.run(
+      ["record", "specs/archive.yaml"], executable: ReducerSpecEndToEndTests.examples, directory: root)
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(
+      try Self.text(root, "specs/archive.yaml") == """
+        feature: ReduxArchive
+        dependencies:
+          storedArchiveDataRepository.getAllObjectsFromRealm: { returns: [{ id: 2 }] }
+          requestArchiveRepository.getArchiveResponse: { returns: { result: [{ id: 2, category: 洋食, dishName: グラタン }] } }
+        scenarios:
+          - name: A keyword, then a failure
+            steps:
+              - send: { RequestArchiveWithInputTextAction: { inputText: a } }
+                state: { archiveState.inputText: a, archiveState.isLoading: true }
+              - receive: { SuccessArchiveAction: { archiveSceneEntities: [{ id: 2, photoUrl: "", category: 洋食, dishName: グラタン, shopName: "", introduction: "" }], storedIds: [2] } }
+                state:
+                  archiveState:
+                    inputText: a
+                    selectedCategory: ""
+                    archiveCellViewObjects:
+                      - id: 2
+                        photoUrl: ""
+                        category: 洋食
+                        dishName: グラタン
+                        shopName: ""
+                        introduction: ""
+                        isStored: true
+                    isLoading: false
+                    isError: false
+              - send: FailureArchiveAction
+                state:
+                  archiveState:
+                    inputText: a
+                    selectedCategory: ""
+                    archiveCellViewObjects:
+                      - id: 2
+                        photoUrl: ""
+                        category: 洋食
+                        dishName: グラタン
+                        shopName: ""
+                        introduction: ""
+                        isStored: true
+                    isLoading: false
+                    isError: true
+
+        """)
+    let rerun = try await BuiltCommand.run(["specs/archive.yaml"], executable: ReducerSpecEndToEndTests.examples, directory: root)
+    #expect(rerun.status == 0, "\(rerun.stdout)")
+  }
+
   /// Characters of more than one byte before what is rewritten (found by the `rewrite` fuzz
   /// target: the rewriter wrote into the wrong bytes, `count: 1unt: 5 }`).
   @Test func aFileWithCharactersOfSeveralBytesIsRewrittenInTheRightPlace() async throws {

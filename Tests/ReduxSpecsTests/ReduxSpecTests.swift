@@ -23,6 +23,9 @@ struct PongAction: Action, Codable, Equatable {}
 /// Dispatched by the middleware for a `StrayAction`, but not registered.
 struct UnregisteredAction: Action, Codable, Equatable {}
 struct StrayAction: Action, Codable, Equatable {}
+/// Dispatched by the middleware for a `LoudAction`: specs cannot read or compare it.
+struct ShapelessAction: Action {}
+struct LoudAction: Action, Codable, Equatable {}
 
 let pingReducer: Reducer<PingState> = { state, action in
   var state = state
@@ -44,6 +47,8 @@ let pingMiddleware: Middleware<PingState> = { _, action, dispatch in
     }
   case is StrayAction:
     dispatch(UnregisteredAction())
+  case is LoudAction:
+    dispatch(ShapelessAction())
   default:
     break
   }
@@ -51,7 +56,7 @@ let pingMiddleware: Middleware<PingState> = { _, action, dispatch in
 
 let pingFeature = Feature(
   "Ping", initialState: PingState(), reducer: pingReducer, middlewares: [pingMiddleware],
-  actions: [PingAction.self, PongAction.self, StrayAction.self])
+  actions: [PingAction.self, PongAction.self, StrayAction.self, LoudAction.self])
 
 let reduxArchiveFeature = exampleFeatures.first { $0.name == "ReduxArchive" }!
 
@@ -177,10 +182,14 @@ func runRedux(_ text: String, feature: Feature) async throws -> (errors: [String
         - name: a stray action
           steps:
             - send: StrayAction
+        - name: an action specs cannot read
+          steps:
+            - send: LoudAction
       """, feature: pingFeature)
     #expect(
       run.failures == [
-        ["5:9: A middleware dispatched `UnregisteredAction`, which Ping does not register: add `UnregisteredAction.self` to its `actions:`"]
+        ["5:9: A middleware dispatched `UnregisteredAction`, which Ping does not register: add `UnregisteredAction.self` to its `actions:`"],
+        ["8:9: A middleware dispatched `ShapelessAction`, which specs cannot receive: declare it `Codable` and `Equatable`, and add `ShapelessAction.self` to the `actions:` of Ping"],
       ])
   }
 
