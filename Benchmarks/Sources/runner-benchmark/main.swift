@@ -26,10 +26,17 @@ struct Options {
   var skipCheck = false
   var skipFirstResult = false
   var skipHalves = false
+  var skipRedux = false
+  var reduxDirectory: String?
   var countsInstructions = false
   /// `--yams-child DIR`: only decode DIR's files with Yams and print the figures (the Yams
   /// row runs in a process of its own, so that Yams' heap does not slow the scan).
   var yamsChild: String?
+  /// `--scan-child DIR`: only scan DIR's files with libyaml and print the figures (row (k)
+  /// runs in a process of its own, so that this one never holds the Redux corpus: a command
+  /// started by `posix_spawn` shares this process's memory until it calls exec, and would
+  /// count its peak in its own).
+  var scanChild: String?
 
   init(arguments: [String]) {
     var iterator = arguments.makeIterator()
@@ -55,14 +62,18 @@ struct Options {
       case "--skip-check": skipCheck = true
       case "--skip-first-result": skipFirstResult = true
       case "--skip-halves": skipHalves = true
+      case "--skip-redux": skipRedux = true
+      case "--redux-corpus": reduxDirectory = value()
       case "--instructions": countsInstructions = true
       case "--yams-child": yamsChild = value()
+      case "--scan-child": scanChild = value()
       case "-h", "--help":
         print(
           """
           runner-benchmark [--binary PATH] [--files N] [--scenarios N] [--steps N] [--repeat N]
                            [--version-runs N] [--corpus DIR] [--skip-check] [--skip-yams]
-                           [--skip-first-result] [--skip-halves] [--instructions]
+                           [--skip-first-result] [--skip-halves] [--skip-redux]
+                           [--redux-corpus DIR] [--instructions]
 
           Times `reducer-spec` on a corpus of Counter spec files against libyaml's raw event
           scan of the same files, rows interleaved round by round:
@@ -79,6 +90,9 @@ struct Options {
                 other, then both halves at once: what a second process gains on this machine
             (j) `reducer-spec --jobs 1` on each half of the corpus, both at once, each in a
                 working directory of its own: the run split into two runs that share nothing
+            (k) the scan of a corpus of the same shape for the Redux example ReduxArchive,
+                in a child process (files read before its clock starts), once per round
+            (l) `reducer-spec --jobs 1` on that corpus, in a working directory of its own
 
             --binary PATH        the command to time (../.build/release/reducer-spec)
             --corpus DIR         use DIR's *.yaml files if DIR exists, else generate them there
@@ -92,6 +106,8 @@ struct Options {
             --skip-yams          leave out row (g) (a second or two a round)
             --skip-first-result  leave out rows (h) and (h2)
             --skip-halves        leave out rows (i) and (j)
+            --skip-redux         leave out rows (k) and (l)
+            --redux-corpus DIR   as --corpus, for the ReduxArchive corpus of (k) and (l)
             --instructions       after the rounds, count the instructions of (e) and (g) once
                                  each with Callgrind (valgrind and objcopy; some 3 minutes)
 
@@ -113,10 +129,10 @@ func fail(_ message: String) -> Never {
 
 // MARK: - Measuring
 
-/// Runs a command in `workDirectory` (set below; `nil`: here), its output to a file, and
-/// measures its wall time and peak memory.
-func measure(_ arguments: [String], output: String) -> CommandRun {
-  guard let run = CommandRun.measure(arguments, output: output, directory: workDirectory) else {
+/// Runs a command in `directory` (by default `workDirectory`, set below; `nil`: here), its
+/// output to a file, and measures its wall time and peak memory.
+func measure(_ arguments: [String], output: String, in directory: String? = nil) -> CommandRun {
+  guard let run = CommandRun.measure(arguments, output: output, directory: directory ?? workDirectory) else {
     fail("cannot start \(arguments[0]): build it with `swift build -c release --product reducer-spec` in the root package")
   }
   return run
@@ -207,6 +223,20 @@ if let directory = options.yamsChild {
   }
 }
 
+// MARK: - libyaml's scan, in a child process
+
+if let directory = options.scanChild {
+  // Read every file before the clock starts, as row (a) does, and scan them with the same
+  // copy of libyaml; print "SECONDS EVENTS".
+  let texts = try corpusPaths(in: directory).map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
+  let shared = SharedLibYAML()
+  let childScan: ([UInt8]) -> Int = shared.map { scan in { scan.events(in: $0) } } ?? { LibYAMLScan.events(in: $0) }
+  let start = DispatchTime.now().uptimeNanoseconds
+  let events = texts.reduce(0) { $0 + childScan($1) }
+  print("\(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) \(events)")
+  exit(0)
+}
+
 // MARK: - Main
 
 let binary = absolute(options.binary)
@@ -225,6 +255,24 @@ let paths = try corpusPaths(in: corpus)
 let texts = try paths.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
 let bytes = texts.reduce(0) { $0 + $1.count }
 print("corpus:  \(paths.count) files, \(scenarioCount) scenarios of \(options.steps) steps, \(String(format: "%.1f", Double(bytes) / 1e6)) MB in \(corpus)")
+// Rows (k) and (l): a ReduxArchive corpus of the same shape.
+let runsRedux = !options.skipRedux
+let reduxCorpus = options.reduxDirectory.map(absolute) ?? NSTemporaryDirectory() + "reducer-spec-runner-redux-corpus-\(getpid())"
+var reduxScenarioCount = 0
+if runsRedux {
+  if options.reduxDirectory == nil || !FileManager.default.fileExists(atPath: reduxCorpus) {
+    reduxScenarioCount = try ReduxArchiveCorpus.generate(
+      in: reduxCorpus, files: options.files, scenarios: options.scenarios, steps: options.steps)
+  } else {
+    reduxScenarioCount = options.files * options.scenarios
+  }
+  // Only the sizes: this process does not read the Redux corpus (see --scan-child).
+  let reduxPaths = try corpusPaths(in: reduxCorpus)
+  let reduxBytes = try reduxPaths.reduce(0) {
+    $0 + ((try FileManager.default.attributesOfItem(atPath: $1)[.size] as? NSNumber)?.intValue ?? 0)
+  }
+  print("redux:   \(reduxPaths.count) files, \(reduxScenarioCount) scenarios of \(options.steps) steps, \(String(format: "%.1f", Double(reduxBytes) / 1e6)) MB in \(reduxCorpus)")
+}
 print("binary:  \(binary)")
 print("cores:   \(ProcessInfo.processInfo.activeProcessorCount)")
 // Row (a) scans with the shared libyaml, the copy reducer-spec links (LibYAMLScan's SharedLibYAML):
@@ -249,6 +297,8 @@ let warmUp = measure([binary, "--jobs", "2", "--color", "never", corpus], output
 guard warmUp.status == 0, warmUp.lastLine == "\(scenarioCount) passed, 0 failed, 0 skipped" else {
   fail("the warm-up run exited \(warmUp.status) with \"\(warmUp.lastLine)\" (see \(output))")
 }
+// The Redux corpus's runs read and write a run record of their own.
+let reduxWorkDirectory = workDirectory! + "/redux"
 var scans: [Double] = []
 var jobs1: [CommandRun] = []
 var jobs2: [CommandRun] = []
@@ -264,6 +314,9 @@ var halvesAtOnce: [Double] = []
 /// Row (j): both halves run (`--jobs 1`) at once, each with a run record of its own (the
 /// later of the two to end).
 var halfRunsAtOnce: [Double] = []
+/// Rows (k) and (l): the scan of the Redux corpus, and `reducer-spec --jobs 1` on it.
+var reduxScans: [Double] = []
+var reduxJobs1: [CommandRun] = []
 let runsHalves = !options.skipHalves
 let halves = [Array(paths[..<(paths.count / 2)]), Array(paths[(paths.count / 2)...])]
 let halfOutputs = [output + ".first-half", output + ".second-half"]
@@ -277,6 +330,11 @@ func expectPassed(_ sample: CommandRun, scenarios: Int, name: String, output: St
   guard sample.status == 0, sample.lastLine == expected else {
     fail("\(name) exited \(sample.status) with \"\(sample.lastLine)\", expected \"\(expected)\" (see \(output))")
   }
+}
+if runsRedux {
+  try FileManager.default.createDirectory(atPath: reduxWorkDirectory, withIntermediateDirectories: true)
+  let sample = measure([binary, "--jobs", "2", "--color", "never", reduxCorpus], output: output, in: reduxWorkDirectory)
+  expectPassed(sample, scenarios: reduxScenarioCount, name: "the warm-up run of the Redux corpus", output: output)
 }
 if runsHalves {
   // Each half's run record, written before round 1 as the warm-up run writes the corpus's.
@@ -312,6 +370,20 @@ for round in 1...options.repeats {
       + "(CPU \(milliseconds(jobs1.last!.cpuSeconds))), --jobs 2 \(milliseconds(jobs2.last!.seconds)) "
       + "(CPU \(milliseconds(jobs2.last!.cpuSeconds)))")
   var more: [String] = []
+  if runsRedux {
+    let scan = measure([selfPath, "--scan-child", reduxCorpus], output: output)
+    let fields = scan.lastLine.split(separator: " ")
+    guard scan.status == 0, fields.count == 2, let seconds = Double(fields[0]), let events = Int(fields[1]), events > 0 else {
+      fail("the scan of the Redux corpus (\(selfPath) --scan-child) exited \(scan.status) with \"\(scan.lastLine)\"")
+    }
+    reduxScans.append(seconds)
+    let sample = measure([binary, "--jobs", "1", "--color", "never", reduxCorpus], output: output, in: reduxWorkDirectory)
+    expectPassed(sample, scenarios: reduxScenarioCount, name: "--jobs 1 on the Redux corpus", output: output)
+    reduxJobs1.append(sample)
+    more.append(
+      "Redux: scan \(milliseconds(reduxScans.last!)), --jobs 1 \(milliseconds(sample.seconds)) "
+        + "(CPU \(milliseconds(sample.cpuSeconds)))")
+  }
   if runsCheck {
     for jobs in [1, 2] {
       let sample = measure([binary, "check", "--jobs", "\(jobs)", "--color", "never", corpus], output: output)
@@ -410,6 +482,8 @@ row("(h2) the same with `--no-record`", firstResultsNoRecord.compactMap(\.marker
 row("(i) `check --jobs 1` of each half of the corpus, one after the other", halvesInTurn)
 row("(i) the same, both halves at once", halvesAtOnce)
 row("(j) `reducer-spec --jobs 1` of each half, both at once", halfRunsAtOnce)
+row("(k) libyaml's raw event scan of the Redux corpus", reduxScans)
+row("(l) `reducer-spec --jobs 1` on the Redux corpus", reduxJobs1.map(\.seconds))
 
 // Each round's rows run one after another, so a round's own ratios see the same machine:
 // on a VM whose speed drifts, their median is the steadier figure. A target is met or not by
@@ -456,6 +530,9 @@ ratio(
   "(b) / (j): the run split into two runs that share nothing, over `--jobs 1`", jobs1.map(\.seconds), halfRunsAtOnce,
   digits: 2, target: "", .none)
 ratio("(j) / (c): `--jobs 2` against that split (above 1x: faster)", halfRunsAtOnce, jobs2.map(\.seconds), digits: 2, target: "", .none)
+ratio("(l) / (b): the Redux run over the Counter run", reduxJobs1.map(\.seconds), jobs1.map(\.seconds), digits: 2, target: "", .none)
+ratio("(l) / (k): the Redux run over the scan of its corpus", reduxJobs1.map(\.seconds), reduxScans, digits: 1, target: "", .none)
+ratio("(k) / (a): the Redux corpus's scan over the Counter corpus's", reduxScans, scans, digits: 2, target: "", .none)
 print("| (d) `--version` | \(milliseconds(version.best)) | \(milliseconds(version.median)) | | | | under 15 ms | \(Goal.below(0.015).met(version.median)) |")
 if !firstResults.isEmpty {
   let first = summary(firstResults.compactMap(\.markerSeconds))
@@ -470,6 +547,9 @@ if runsCheck {
   cpu += ", check --jobs 1 \(milliseconds(summary(checks1.map(\.cpuSeconds)).median)), "
     + "check --jobs 2 \(milliseconds(summary(checks2.map(\.cpuSeconds)).median))"
 }
+if runsRedux {
+  cpu += ", Redux --jobs 1 \(milliseconds(summary(reduxJobs1.map(\.cpuSeconds)).median))"
+}
 print(cpu)
 if !firstResults.isEmpty {
   let firstOutput = summary(firstResults.compactMap(\.firstOutputSeconds))
@@ -482,6 +562,9 @@ if !firstResults.isEmpty {
 let peak1 = jobs1.map(\.peakBytes).max()!
 let peak2 = jobs2.map(\.peakBytes).max()!
 print(String(format: "peak memory of the largest process: --jobs 1 %.1f MB, --jobs 2 %.1f MB (target: under 200 MB)", Double(peak1) / 1e6, Double(peak2) / 1e6))
+if runsRedux {
+  print(String(format: "peak memory of the Redux run: --jobs 1 %.1f MB", Double(reduxJobs1.map(\.peakBytes).max()!) / 1e6))
+}
 if runsCheck {
   print(
     String(
@@ -504,3 +587,4 @@ try? FileManager.default.removeItem(atPath: output)
 for path in halfOutputs { try? FileManager.default.removeItem(atPath: path) }
 try? FileManager.default.removeItem(atPath: workDirectory!)
 if options.directory == nil { try? FileManager.default.removeItem(atPath: corpus) }
+if runsRedux, options.reduxDirectory == nil { try? FileManager.default.removeItem(atPath: reduxCorpus) }
