@@ -346,7 +346,9 @@ let package = Package(
     // A Redux feature's specs through ReduxTestStore: tasks, messages, action names.
     .testTarget(
       name: "ReduxSpecsTests",
-      dependencies: ["ExampleFeatureRegistry", "Redux", "ReduxSpecs", "SpecRunner", "SpecYAML", "TestSupport"]
+      dependencies: [
+        "ExampleFeatureRegistry", "Redux", "ReduxSpecs", "SpecAuthoring", "SpecRunner", "SpecYAML", "TestSupport",
+      ]
     ),
     // The example specs (specs/) as Swift Testing test cases, through SpecTesting, and a
     // failing fixture spec that shows where and how a failure is recorded.

@@ -192,6 +192,12 @@ public final class ReduxTestStore<State: ReduxState & Codable & Equatable>: Spec
     while inbox.received.isEmpty, !inbox.running.isEmpty, ContinuousClock.now < deadline { await idle() }
   }
 
+  /// A middleware's task runs on a thread of its own, so what it dispatches at once may not
+  /// have arrived when the next `send:` is recorded.
+  public func waitForEffectsBeforeRecordedSend(timeout: Duration?) async {
+    await waitForReceivedActions(timeout: timeout)
+  }
+
   public func removeReceivedActions(_ count: Int) {
     let pending = inbox.received
     guard count > 0, count <= pending.count else { return }

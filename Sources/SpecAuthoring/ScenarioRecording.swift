@@ -287,6 +287,7 @@ extension TypedScenario: RecordableScenario {
       let timeout = scenario.steps[index].timeout
       switch steps[index] {
       case .send(let action):
+        await store.waitForEffectsBeforeRecordedSend(timeout: nil)
         takeUnreceived(before: index)
         let before = store.state
         var after = before

@@ -4,6 +4,7 @@ import ExampleFeatureRegistry
 import Foundation
 import Redux
 import ReduxSpecs
+import SpecAuthoring
 import Testing
 import TestSupport
 
@@ -26,6 +27,8 @@ struct StrayAction: Action, Codable, Equatable {}
 /// Dispatched by the middleware for a `LoudAction`: specs cannot read or compare it.
 struct ShapelessAction: Action {}
 struct LoudAction: Action, Codable, Equatable {}
+/// Answered with a pong from a task that first sleeps for real, as a network call would.
+struct SlowPingAction: Action, Codable, Equatable {}
 
 let pingReducer: Reducer<PingState> = { state, action in
   var state = state
@@ -49,6 +52,11 @@ let pingMiddleware: Middleware<PingState> = { _, action, dispatch in
     dispatch(UnregisteredAction())
   case is LoudAction:
     dispatch(ShapelessAction())
+  case is SlowPingAction:
+    Task {
+      try? await Task.sleep(for: .milliseconds(200))
+      dispatch(PongAction())
+    }
   default:
     break
   }
@@ -56,7 +64,7 @@ let pingMiddleware: Middleware<PingState> = { _, action, dispatch in
 
 let pingFeature = Feature(
   "Ping", initialState: PingState(), reducer: pingReducer, middlewares: [pingMiddleware],
-  actions: [PingAction.self, PongAction.self, StrayAction.self, LoudAction.self])
+  actions: [PingAction.self, PongAction.self, StrayAction.self, LoudAction.self, SlowPingAction.self])
 
 let reduxArchiveFeature = exampleFeatures.first { $0.name == "ReduxArchive" }!
 
@@ -79,6 +87,38 @@ func runRedux(_ text: String, feature: Feature) async throws -> (errors: [String
 // MARK: - Tests
 
 @MainActor @Suite struct ReduxSpecTests {
+  /// A middleware's task runs on a thread of its own: `record` waits for what it dispatches
+  /// before it writes the next `send:`, however long the task takes to get going.
+  @Test func recordWaitsForWhatAMiddlewareTaskDispatchesBeforeTheNextSend() async throws {
+    let spec = try TemporaryFile(
+      Array(
+        """
+        feature: Ping
+        scenarios:
+          - name: two slow pings
+            steps:
+              - send: SlowPingAction
+              - send: PingAction
+
+        """.utf8))
+    let recorded = await SpecRecorder.record(
+      spec.path, filter: nil, engine: SpecEngine(features: [pingFeature]), onScenario: {}, onStep: { _ in })
+    #expect(recorded.errors == "")
+    #expect(
+      String(decoding: recorded.rewritten ?? [], as: UTF8.self) == """
+        feature: Ping
+        scenarios:
+          - name: two slow pings
+            steps:
+              - send: SlowPingAction
+              - receive: PongAction
+                state: { pongs: 1 }
+              - send: PingAction
+                state: { pings: 1 }
+
+        """)
+  }
+
   @Test func aMiddlewareTaskIsAnEffectThatTheClockAndReceiveWaitFor() async throws {
     let run = try await runRedux(
       """

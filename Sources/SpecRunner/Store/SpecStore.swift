@@ -74,6 +74,12 @@ public protocol SpecStore: AnyObject {
   func waitForReceivedActions(timeout: Duration?) async
   /// Removes the first `count` of ``receivedActions`` without checking them.
   func removeReceivedActions(_ count: Int)
+  /// Before `record` writes a `send:` that follows another: waits, up to `timeout` (the
+  /// store's own default when `nil`), for what effects in flight send back, as a `receive:`
+  /// would. A store whose `send` runs its effects until they wait has nothing to do here (the
+  /// default); one whose effects run on threads of their own waits for an action or for its
+  /// effects to end.
+  func waitForEffectsBeforeRecordedSend(timeout: Duration?) async
 
   /// A message this store reported, as a spec's author acts on it: advice written for
   /// Swift tests (`store.receive`) said in steps (`receive:`). `sentAction` is the action
@@ -90,6 +96,8 @@ extension SpecStore {
   public nonisolated static func messageForSpecs(_ message: String, sentAction: Any?) -> String { message }
 
   public static func waitForCancelledEffects(timeout: Duration) async {}
+
+  public func waitForEffectsBeforeRecordedSend(timeout: Duration?) async {}
 }
 
 /// What a `send:` returned: its effects, for the `cancel:` and `finish:` steps that name it.
