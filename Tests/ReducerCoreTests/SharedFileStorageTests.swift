@@ -239,6 +239,11 @@ import Testing
       ])
   }
 
+  @Test func theDocumentsDirectoryIsTheUsersDocuments() {
+    #expect(URL.documentsDirectory.lastPathComponent == "Documents")
+    #expect(URL.documentsDirectory.deletingLastPathComponent().path == NSHomeDirectory())
+  }
+
   @Test func testsUseAFileSystemInMemory() {
     @Dependency(\.defaultFileStorage) var storage
     #expect(storage != .fileSystem)

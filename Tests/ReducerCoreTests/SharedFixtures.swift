@@ -169,9 +169,9 @@ struct Team: Codable, Equatable, Identifiable, Sendable {
 }
 
 extension URL {
-  /// The file of ``SharedKey/teams`` in the tests: under the temporary directory, which the
-  /// tests' in-memory file storage never writes.
-  static let teamsFile = FileManager.default.temporaryDirectory.appendingPathComponent("reducer-core-tests-teams.json")
+  /// The file of ``SharedKey/teams``, in the documents directory as SyncUps' is: the tests'
+  /// in-memory file storage never writes it.
+  static let teamsFile = URL.documentsDirectory.appending(component: "reducer-core-tests-teams.json")
 }
 
 extension SharedKey where Self == FileStorageKey<IdentifiedArrayOf<Team>>.Default {

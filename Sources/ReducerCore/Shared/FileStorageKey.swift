@@ -32,6 +32,21 @@ extension SharedReaderKey {
   }
 }
 
+#if !canImport(Darwin)
+  extension URL {
+    /// The user's documents directory: Apple platforms' `URL.documentsDirectory`, which
+    /// Foundation on Linux lacks and file storage keys are usually declared with,
+    /// `.fileStorage(.documentsDirectory.appending(component: "sync-ups.json"))`.
+    ///
+    /// `~/Documents`, as `FileManager` names the user's document directory.
+    @_disfavoredOverload
+    public static var documentsDirectory: URL {
+      FileManager.default.urls(for: .documentDirectory, in: .userDomainMask).first
+        ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Documents")
+    }
+  }
+#endif
+
 private func defaultFileStorageEncoder() -> JSONEncoder {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
