@@ -81,6 +81,19 @@ import Testing
     }
   }
 
+  @Test func aChangeWaitingIsWrittenAfterItsSharedIsReleased() {
+    let files = Files()
+    withDependencies { $0.defaultFileStorage = files.storage } operation: {
+      // As a reducer's local `@Shared(.syncUps) var syncUps` is released when it returns.
+      @Shared(.fileStorage(Self.url)) var teams: [Team] = []
+      $teams.withLock { $0.append(Team(id: 1)) }
+      $teams.withLock { $0.append(Team(id: 2)) }
+    }
+    #expect(files.teams(at: Self.url)?.map(\.id) == [1])
+    files.runWaiting()
+    #expect(files.teams(at: Self.url)?.map(\.id) == [1, 2])
+  }
+
   @Test func saveWritesAtOnce() async throws {
     let files = Files()
     let teams = withDependencies { $0.defaultFileStorage = files.storage } operation: {

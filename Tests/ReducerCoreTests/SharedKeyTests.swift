@@ -215,6 +215,21 @@ import Testing
     #expect(team.wrappedValue.title == "Platform")
   }
 
+  @Test func readingAValueWhileChangingItReadsTheValueBefore() throws {
+    // SyncUps' delete: `$syncUps.withLock { _ = $0.remove(id: state.syncUp.id) }`, with
+    // `state.syncUp` derived from `$syncUps`.
+    @Shared(.teams) var teams = [Team(id: 1), Team(id: 2)]
+    let team = try #require(Shared($teams[id: 1]))
+    let plain = Shared(value: 1)
+    $teams.withLock {
+      #expect(teams.count == 2)
+      _ = $0.remove(id: team.wrappedValue.id)
+    }
+    plain.withLock { $0 += plain.wrappedValue }
+    #expect(teams.ids == [2])
+    #expect(plain.wrappedValue == 2)
+  }
+
   @Test func theElementsOfASharedCollection() {
     @Shared(.teams) var teams = [Team(id: 1), Team(id: 2)]
     let elements = Array($teams)

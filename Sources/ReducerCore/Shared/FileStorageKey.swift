@@ -121,20 +121,21 @@ public final class FileStorageKey<Value: Sendable>: SharedKey {
     }
     switch context {
     case .didSet:
-      let writeNow = state.withValue { state -> Bool in
+      let generation = state.withValue { state -> Int? in
         guard state.isWaiting else {
           state.isWaiting = true
-          return true
+          return state.generation
         }
         state.pending = data
         state.continuations.append(continuation)
-        return false
+        return nil
       }
-      guard writeNow else { return }
+      guard let generation else { return }
       continuation.resume(with: Result { try storage.save(data, url) })
-      let generation = state.generation
-      storage.asyncAfter(Self.debounceInterval) { [weak self] in
-        self?.writePending(generation: generation)
+      // The key stays alive until then, so that the changes of a `@Shared` released in the
+      // meantime are still written.
+      storage.asyncAfter(Self.debounceInterval) {
+        self.writePending(generation: generation)
       }
 
     case .userInitiated:

@@ -126,9 +126,12 @@ extension KeyReference: MutableSharedReference where Key: SharedKey {
   var saveError: (any Error)? { lock.withLock { _saveError } }
 
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    // A copy, as `ValueReference.withLock` changes.
     let (result, newValue) = try lock.withLock {
-      let result = try body(&value)
-      return (result, value)
+      var copy = value
+      defer { value = copy }
+      let result = try body(&copy)
+      return (result, copy)
     }
     let key = key
     key.save(

@@ -45,10 +45,15 @@ final class SharedChangeTracker: @unchecked Sendable {
   }
 
   /// Records `value` as the value of `storage` before its changes, unless one is recorded.
+  ///
+  /// The value is read outside the tracker's lock: reading it takes the storage's lock, which
+  /// a `withLock` on another thread may hold while it records the change of another storage.
   func recordValueBeforeChange(_ value: @autoclosure () -> Any, of storage: AnyObject) {
+    let id = ObjectIdentifier(storage)
+    if lock.withLock({ changes[id] != nil }) { return }
+    let value = value()
     lock.withLock {
-      let id = ObjectIdentifier(storage)
-      if changes[id] == nil { changes[id] = Change(storage: storage, value: value()) }
+      if changes[id] == nil { changes[id] = Change(storage: storage, value: value) }
     }
   }
 

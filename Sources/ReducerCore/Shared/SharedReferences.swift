@@ -74,7 +74,15 @@ final class ValueReference<Value>: MutableSharedReference, @unchecked Sendable {
   }
 
   func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-    try lock.withLock { try body(&value) }
+    // The body changes a copy, stored when it returns: a read of the value while it runs
+    // (of the same shared value, or of one derived from it) reads the value before the
+    // change, where an inout access to `value` for the whole body would be a conflicting
+    // access.
+    try lock.withLock {
+      var copy = value
+      defer { value = copy }
+      return try body(&copy)
+    }
   }
 
   func setRecordedValue(_ value: Value, in tracker: SharedChangeTracker) {
@@ -204,7 +212,12 @@ extension UnwrappedReference: MutableSharedReference where Base: MutableSharedRe
   func withLock<R>(_ body: (inout Wrapped) throws -> R) rethrows -> R {
     try base.withLock { value in
       guard var unwrapped = value else {
-        return try lock.withLock { try body(&lastValue) }
+        // A copy, as `ValueReference.withLock` changes.
+        return try lock.withLock {
+          var copy = lastValue
+          defer { lastValue = copy }
+          return try body(&copy)
+        }
       }
       defer {
         value = unwrapped
