@@ -636,9 +636,8 @@ public final class TestStore<State: Equatable, Action> {
   private func checkSharedChangesAsserted(at location: Location) {
     let tracker = sharedChangeTracker
     guard tracker.hasChanges else { return }
-    defer { tracker.reset() }
-    guard exhaustivity == .on else { return }
-    tracker.asserting {
+    guard exhaustivity == .on else { return tracker.reset() }
+    tracker.check { _ in
       guard state != state else { return }
       report(
         stateMismatch(
@@ -725,9 +724,7 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    let tracker = sharedChangeTracker
-    defer { tracker.reset() }
-    tracker.asserting {
+    sharedChangeTracker.check { _ in
       var expected = state
       do {
         try withExpectationDependencies(stackIDBefore: nil) { try updateStateToExpectedResult(&expected) }
@@ -833,12 +830,10 @@ public final class TestStore<State: Equatable, Action> {
     // As in TCA, shared state is checked with the values it had before the step (recorded by
     // the tracker) on the side of `before` and the expected state, and its values now on the
     // side of `after`; then the recorded values are forgotten.
-    let tracker = sharedChangeTracker
-    defer { tracker.reset() }
-    tracker.asserting {
+    sharedChangeTracker.check { sharedChanged in
       checkState(
         before: before, after: after, expected: expectation, stackIDBefore: stackIDBefore,
-        sharedChanged: tracker.hasChanges, at: location)
+        sharedChanged: sharedChanged, at: location)
     }
   }
 

@@ -10,7 +10,7 @@ import Foundation
 /// puts its tracker in the dependencies of the reducer, and `withLock` records the value a
 /// storage had before its first change (by the reducer, or by an effect, which runs with the
 /// reducer's dependencies). While the store checks a step, it makes the tracker the one that
-/// asserts (``asserting(_:)``), and then:
+/// asserts (``check(_:)``), and then:
 ///
 /// - reading a shared value gives the recorded value (the value before the step) when there
 ///   is one, the current value otherwise;
@@ -19,11 +19,8 @@ import Foundation
 /// - `==` compares the left side's recorded (expected) value with the right side's current
 ///   (actual) value, and a diff shows the two, so that `expected == actual` sees the change.
 ///
-/// After each check the store forgets the recorded values (``reset()``).
+/// After each check the store forgets the recorded values.
 final class SharedChangeTracker: @unchecked Sendable {
-  /// The tracker of the check in progress, if any.
-  @TaskLocal static var asserting: SharedChangeTracker?
-
   private struct Change {
     /// The storage, kept alive while its change is recorded.
     let storage: AnyObject
@@ -32,9 +29,12 @@ final class SharedChangeTracker: @unchecked Sendable {
   }
 
   private let lock = NSLock()
-  private var changes: [ObjectIdentifier: Change] = [:]
+  @exclusivity(unchecked) private var changes: [ObjectIdentifier: Change] = [:]
+  /// Whether the check in progress recorded a value: read and written only on the thread of
+  /// the check, where the tracker asserts.
+  @exclusivity(unchecked) private var recordedWhileAsserting = false
 
-  /// Whether a storage changed since the last ``reset()``.
+  /// Whether a storage changed since the last check.
   var hasChanges: Bool {
     lock.withLock { !changes.isEmpty }
   }
@@ -57,9 +57,25 @@ final class SharedChangeTracker: @unchecked Sendable {
     }
   }
 
-  /// Replaces the value recorded for `storage`: what an assertion expects of it.
+  /// Replaces the value recorded for `storage`: what an assertion expects of it. Called while
+  /// the tracker asserts, on the thread of the check.
   func setRecordedValue(_ value: Any, of storage: AnyObject) {
+    recordedWhileAsserting = true
     lock.withLock { changes[ObjectIdentifier(storage)] = Change(storage: storage, value: value) }
+  }
+
+  /// Checks a step: runs `body` with this tracker asserting, given whether a storage changed
+  /// since the last check, then forgets every recorded value.
+  func check<R>(_ body: (_ hasChanges: Bool) throws -> R) rethrows -> R {
+    let hadChanges = hasChanges
+    recordedWhileAsserting = false
+    let previous = Self.assertingTracker
+    Self.assertingTracker = self
+    defer {
+      Self.assertingTracker = previous
+      if hadChanges || recordedWhileAsserting { reset() }
+    }
+    return try body(hadChanges)
   }
 
   /// Forgets every recorded value.
@@ -67,9 +83,29 @@ final class SharedChangeTracker: @unchecked Sendable {
     lock.withLock { changes.removeAll() }
   }
 
-  /// Runs `body` with this tracker asserting.
-  func asserting<R>(_ body: () throws -> R) rethrows -> R {
-    try Self.$asserting.withValue(self, operation: body)
+  /// The tracker of the check in progress on this thread, if any.
+  static var asserting: SharedChangeTracker? {
+    assertingTracker
+  }
+
+  // A check runs synchronously, on one thread, so the tracker that asserts is a value of the
+  // thread: a thread-specific value, which costs a step of a test store far less than a
+  // task-local value would (pushing one allocates and locks the task's status).
+
+  private static let assertingKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  private static var assertingTracker: SharedChangeTracker? {
+    get {
+      pthread_getspecific(assertingKey).map { Unmanaged<SharedChangeTracker>.fromOpaque($0).takeUnretainedValue() }
+    }
+    set {
+      // Unretained: the test store keeps its tracker alive while it checks.
+      pthread_setspecific(assertingKey, newValue.map { Unmanaged.passUnretained($0).toOpaque() })
+    }
   }
 }
 
