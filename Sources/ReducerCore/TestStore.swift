@@ -90,6 +90,9 @@ public final class TestStore<State: Equatable, Action> {
 
   private let reducer: (inout State, Action) -> Effect<Action>
   private let runtime = EffectRuntime<Action>()
+  /// The values that shared state (`@Shared`) had before the changes that the reducer and
+  /// effects made since the last step asserted: what the state before a step shows of it.
+  private let sharedChangeTracker = SharedChangeTracker()
   private var received: [Received] = [] {
     didSet { receivedCount = received.count }
   }
@@ -158,9 +161,11 @@ public final class TestStore<State: Equatable, Action> {
 
   /// `values` with a `dismiss` that, as in TCA, calls the one given (if any), cancels the
   /// effects in flight and marks the store dismissed: the feature under test is the root, and
-  /// a `dismiss` from it ends it.
+  /// a `dismiss` from it ends it. With the store's shared change tracker too, so that the
+  /// changes the reducer and its effects make to shared state are recorded.
   private func dismissing(_ values: DependencyValues) -> DependencyValues {
     var values = values
+    values.sharedChangeTracker = sharedChangeTracker
     let dismiss = values.dismiss.dismiss
     values.dismiss = DismissEffect { [weak self] in
       dismiss?()
@@ -623,6 +628,26 @@ public final class TestStore<State: Equatable, Action> {
       }
       await idle()
     }
+    checkSharedChangesAsserted(at: location)
+  }
+
+  /// When exhaustive, reports the changes to shared state that effects made after the last
+  /// step asserted, in TCA's words, and forgets them.
+  private func checkSharedChangesAsserted(at location: Location) {
+    let tracker = sharedChangeTracker
+    guard tracker.hasChanges else { return }
+    guard exhaustivity == .on else { return tracker.reset() }
+    tracker.check { _ in
+      guard state != state else { return }
+      report(
+        stateMismatch(
+          "Test store finished before asserting against changes to shared state.", expected: state, actual: state)
+          + """
+
+
+          Invoke "TestStore.assert" at the end of this test to assert against changes to shared state.
+          """, at: location)
+    }
   }
 
   /// The failure of actions received and not asserted, at `finish` and at the end, in TCA's words.
@@ -699,15 +724,17 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    var expected = state
-    do {
-      try withExpectationDependencies(stackIDBefore: nil) { try updateStateToExpectedResult(&expected) }
-    } catch {
-      report("Threw error: \(error)", at: location)
-      return
-    }
-    if expected != state {
-      report(stateMismatch(expected: expected, actual: state), at: location)
+    sharedChangeTracker.check { _ in
+      var expected = state
+      do {
+        try withExpectationDependencies(stackIDBefore: nil) { try updateStateToExpectedResult(&expected) }
+      } catch {
+        report("Threw error: \(error)", at: location)
+        return
+      }
+      if expected != state {
+        report(stateMismatch(expected: expected, actual: state), at: location)
+      }
     }
   }
 
@@ -749,6 +776,7 @@ public final class TestStore<State: Equatable, Action> {
           at: Location(fileID: origin.fileID, filePath: origin.filePath, line: origin.line, column: origin.column))
       }
     }
+    checkSharedChangesAsserted(at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
     if receivedCount != 0 { received.removeAll() }
     runtime.cancelAll()
   }
@@ -799,6 +827,21 @@ public final class TestStore<State: Equatable, Action> {
     before: State, after: State, expected expectation: StateExpectation<State>?,
     stackIDBefore: StackElementID, at location: Location
   ) {
+    // As in TCA, shared state is checked with the values it had before the step (recorded by
+    // the tracker) on the side of `before` and the expected state, and its values now on the
+    // side of `after`; then the recorded values are forgotten.
+    sharedChangeTracker.check { sharedChanged in
+      checkState(
+        before: before, after: after, expected: expectation, stackIDBefore: stackIDBefore,
+        sharedChanged: sharedChanged, at: location)
+    }
+  }
+
+  /// ``checkState(before:after:expected:stackIDBefore:at:)`` with the tracker asserting.
+  private func checkState(
+    before: State, after: State, expected expectation: StateExpectation<State>?,
+    stackIDBefore: StackElementID, sharedChanged: Bool, at location: Location
+  ) {
     switch exhaustivity {
     case .on:
       var expected = before
@@ -820,7 +863,7 @@ public final class TestStore<State: Equatable, Action> {
           ? "State was not expected to change, but a change occurred."
           : "A state change does not match expectation."
         report(stateMismatch(heading, expected: expected, actual: after), at: location)
-      } else if expectation != nil, expected == before {
+      } else if expectation != nil, !sharedChanged, expected == before {
         report(
           """
           Expected state to change, but no change occurred.
@@ -830,6 +873,8 @@ public final class TestStore<State: Equatable, Action> {
           """, at: location)
       }
     case .off(let showSkipped):
+      // Not exhaustive, as in TCA: only what the closure changes of the actual state counts.
+      sharedChangeTracker.reset()
       checkStateNonExhaustively(
         before: before, after: after, expected: expectation, stackIDBefore: stackIDBefore, showSkipped: showSkipped,
         at: location)
@@ -864,6 +909,9 @@ public final class TestStore<State: Equatable, Action> {
       return
     }
     if showSkipped {
+      // What the closure recorded of shared state on the actual state is not the start of
+      // its run on the state before the action.
+      sharedChangeTracker.reset()
       var expected = before
       if let expectation {
         expected = withIssuesExpected {
