@@ -51,6 +51,7 @@ package struct SpecSchema {
         "description": ref("text"),
         "tags": ref("tags"),
         "initialState": ["type": "object"],
+        "shared": ref("shared"),
         "dependencies": ["type": "object"],
         "scenarios": ["type": "array", "minItems": 1, "items": ["type": "object"]],
       ]
@@ -77,6 +78,7 @@ package struct SpecSchema {
       "description": ["description": "Prose about the feature, in Markdown.", "$ref": "#/definitions/text"],
       "tags": ref("tags"),
       "initialState": ref("\(prefix).state"),
+      "shared": ref("shared"),
       "dependencies": ref("\(prefix).dependencies"),
       "scenarios": ["type": "array", "minItems": 1, "items": ref("\(prefix).scenario")],
     ]
@@ -95,6 +97,15 @@ package struct SpecSchema {
     define("placeholder", ["description": "A placeholder of an outline, filled in from `examples`.", "type": "string", "pattern": "^<[^<>]+>$"])
     define("text", ["type": ["string", "number", "boolean"]])
     define("tags", ["anyOf": [Self.ref("text"), ["type": "array", "items": Self.ref("text")]]])
+    define(
+      "shared",
+      [
+        "description": "Values of shared state (`@Shared`) that the scenario starts with, by storage and key.",
+        "type": "object",
+        "properties": .object(
+          SharedSeed.Storage.allCases.map { ($0.rawValue, ["type": "object"] as JSONValue) }),
+        "additionalProperties": false,
+      ])
     define(
       "duration",
       [
@@ -313,6 +324,7 @@ package struct SpecSchema {
             "$ref": "#/definitions/exhaustivity",
           ],
           "initialState": Self.ref("\(name).state"),
+          "shared": Self.ref("shared"),
           "dependencies": Self.ref("\(name).dependencies"),
           "examples": [
             "description": "Rows of placeholder values: the scenario runs once per row.",

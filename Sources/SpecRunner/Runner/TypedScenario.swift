@@ -44,12 +44,15 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
   package let contexts: [StepContext]
   /// The scenario's stubs: the file's, with the scenario's over them, key by key.
   let stubEntries: [StubEntry]
+  /// The scenario's `shared:` values: the file's, with the scenario's over them, key by key.
+  let shared: [SharedSeed]
   let usesImmediateClock: Bool
   package let decoder: YAMLDecoder
 
   private init(
     scenario: ScenarioSpec, feature: Feature, initialState: State, newStore: @escaping MakeStore<Store>,
-    steps: [Step], contexts: [StepContext], stubEntries: [StubEntry], usesImmediateClock: Bool, decoder: YAMLDecoder
+    steps: [Step], contexts: [StepContext], stubEntries: [StubEntry], shared: [SharedSeed], usesImmediateClock: Bool,
+    decoder: YAMLDecoder
   ) {
     self.scenario = scenario
     self.feature = feature
@@ -58,6 +61,7 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     self.steps = steps
     self.contexts = contexts
     self.stubEntries = stubEntries
+    self.shared = shared
     self.usesImmediateClock = usesImmediateClock
     self.decoder = decoder
   }
@@ -104,6 +108,21 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
         entries.append(entry)
       }
     }
+    // The shared values: the file's, with the scenario's over them, key by key.
+    var shared = spec.shared
+    for seed in scenario.shared {
+      if let index = shared.firstIndex(where: { $0.storage == seed.storage && $0.key == seed.key }) {
+        shared[index] = seed
+      } else {
+        shared.append(seed)
+      }
+    }
+    if !shared.isEmpty {
+      var scratch = DependencyValues()
+      scratch.context = .test
+      _ = attempt { try Store.seed(shared, into: &scratch, decoder: decoder) }
+    }
+
     var usesImmediateClock = false
     for entry in entries {
       if entry.name == BuiltInStubs.clockKey {
@@ -227,7 +246,8 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     return .program(
       TypedScenario(
         scenario: scenario, feature: feature, initialState: state, newStore: newStore, steps: steps, contexts: contexts,
-        stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, usesImmediateClock: usesImmediateClock,
+        stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, shared: shared,
+        usesImmediateClock: usesImmediateClock,
         decoder: decoder))
   }
 
@@ -323,7 +343,15 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     let stubbed = Set(stubEntries.map(\.name))
     let store = newStore(
       initialState,
-      { [feature, configured] dependencies in
+      { [feature, configured, shared, decoder] dependencies in
+        if !shared.isEmpty {
+          // Checked when the scenario was bound: a failure here is still reported.
+          do {
+            try Store.seed(shared, into: &dependencies, decoder: decoder)
+          } catch {
+            reportIssue("\(error)")
+          }
+        }
         dependencies.continuousClock = clock
         dependencies.suspendingClock = clock
         for stub in feature.allStubs where !stubbed.contains(stub.name) {

@@ -13,8 +13,38 @@ struct SpecFile: Sendable {
   var tags: [String]
   /// The file's `initialState:` mapping of assignments, on the file's tape.
   var initialState: SpecValue?
+  /// The file's `shared:` values.
+  var shared: [SharedSeed]
   var dependencies: [StubEntry]
   var scenarios: [ScenarioSpec]
+}
+
+/// A value that `shared:` puts in a storage of shared state before a scenario starts:
+/// `shared: { appStorage: { isOn: true } }` holds `true` under the key `isOn` of
+/// `appStorage`, as `@Shared(.appStorage("isOn"))` reads it.
+public struct SharedSeed: Sendable {
+  /// Where shared values are kept, as their keys are written: `@Shared(.inMemory("count"))`,
+  /// `@Shared(.appStorage("isOn"))`, `@Shared(.fileStorage(url))`.
+  public enum Storage: String, CaseIterable, Sendable {
+    case inMemory, appStorage, fileStorage
+
+    /// How a spec writes a value of this storage.
+    var example: String {
+      switch self {
+      case .inMemory: "inMemory: { count: 3 }"
+      case .appStorage: "appStorage: { isOn: true }"
+      case .fileStorage: "fileStorage: { \"sync-ups.json\": [] }"
+      }
+    }
+  }
+
+  public var storage: Storage
+  /// The key: `inMemory`'s and `appStorage`'s, or for `fileStorage` the file's name.
+  public var key: String
+  /// Where the key is written, for errors about it.
+  public var keyNode: YAMLNode
+  /// The value, as written.
+  public var value: YAMLNode
 }
 
 /// One entry of a `dependencies:` mapping: a stub's name and its value as written.
@@ -40,6 +70,9 @@ package struct ScenarioSpec: Sendable {
   package var isExhaustive: Bool { exhaustivity == .on }
   /// The scenario's `initialState:` mapping of assignments, on the file's tape.
   var initialState: SpecValue?
+  /// The scenario's `shared:` values (the file's come first, and the scenario's replace
+  /// them key by key).
+  var shared: [SharedSeed]
   var dependencies: [StubEntry]
   package var steps: [StepSpec]
 }

@@ -9,9 +9,10 @@ import SpecYAML
 /// ``SpecFile`` keeps (actions, state assignments, stubs). It reports every problem it
 /// finds, not only the first, each at its line and column.
 package struct SpecParser {
-  static let fileKeys = ["feature", "description", "tags", "initialState", "dependencies", "scenarios"]
+  static let fileKeys = ["feature", "description", "tags", "initialState", "shared", "dependencies", "scenarios"]
   static let scenarioKeys = [
-    "name", "description", "tags", "skip", "exhaustivity", "initialState", "dependencies", "examples", "steps",
+    "name", "description", "tags", "skip", "exhaustivity", "initialState", "shared", "dependencies", "examples",
+    "steps",
   ]
   package static let stepKinds = [
     "send", "receive", "advance", "dependencies", "skipReceivedActions", "skipInFlightEffects", "finish", "assert",
@@ -51,6 +52,7 @@ package struct SpecParser {
     let tags = t.lookup("tags", in: root).map { self.tags(t, $0.value) } ?? []
     let initialState = t.lookup("initialState", in: root).flatMap { assignmentsValue(t, $0.value, for: "initialState") }
     let dependencies = t.lookup("dependencies", in: root).map { stubs(t, $0.value) } ?? []
+    let shared = t.lookup("shared", in: root).map { self.shared(t, $0.value) } ?? []
 
     var scenarios: [ScenarioSpec] = []
     if let node = t.lookup("scenarios", in: root)?.value {
@@ -89,7 +91,7 @@ package struct SpecParser {
     guard let feature, let featureRef else { return nil }
     return SpecFile(
       path: path, feature: feature, featureNode: t.node(at: featureRef), description: description, tags: tags,
-      initialState: initialState, dependencies: dependencies, scenarios: scenarios)
+      initialState: initialState, shared: shared, dependencies: dependencies, scenarios: scenarios)
   }
 
   // MARK: - Scenarios
@@ -172,6 +174,7 @@ package struct SpecParser {
     _ = t.lookup("description", in: ref).flatMap { string(t, $0.value, for: "description") }
     let initialState = t.lookup("initialState", in: ref).flatMap { assignmentsValue(t, $0.value, for: "initialState") }
     let dependencies = t.lookup("dependencies", in: ref).map { stubs(t, $0.value) } ?? []
+    let shared = t.lookup("shared", in: ref).map { self.shared(t, $0.value) } ?? []
     var steps: [StepSpec] = []
     if let stepsRef = t.lookup("steps", in: ref)?.value {
       if t.kind(stepsRef) == .sequence {
@@ -192,7 +195,7 @@ package struct SpecParser {
     return ScenarioSpec(
       id: id, name: name,
       location: location ?? FileLocation(file: path, line: 0, column: 0),
-      tags: tags, skip: skip, exhaustivity: exhaustivity, initialState: initialState,
+      tags: tags, skip: skip, exhaustivity: exhaustivity, initialState: initialState, shared: shared,
       dependencies: dependencies, steps: steps)
   }
 
@@ -497,6 +500,40 @@ package struct SpecParser {
     return t.keys(ref).map { key in
       StubEntry(name: t.string(key), key: t.node(at: key), value: t.node(at: Int(t.nodes[key].next)))
     }
+  }
+
+  /// `shared:`: a mapping of storages to mappings of keys to values.
+  private mutating func shared(_ t: Tape, _ ref: Int) -> [SharedSeed] {
+    let storages = SharedSeed.Storage.allCases.map(\.rawValue)
+    guard t.kind(ref) == .mapping else {
+      fail(
+        "expected a mapping of storages (" + storages.map { "`\($0)`" }.joined(separator: ", ")
+          + ") to the values they hold for `shared`, found \(t.foundDescription(ref))", t, ref)
+      return []
+    }
+    var seeds: [SharedSeed] = []
+    for storageKey in t.keys(ref) {
+      let name = t.string(storageKey)
+      let values = Int(t.nodes[storageKey].next)
+      guard let storage = SharedSeed.Storage(rawValue: name) else {
+        fail(
+          "unknown storage `\(name)` in `shared`" + Suggestion.hint(for: name, in: storages) + "; `shared` seeds "
+            + storages.map { "`\($0)`" }.joined(separator: ", "), t, storageKey)
+        continue
+      }
+      guard t.kind(values) == .mapping else {
+        fail(
+          "expected a mapping of keys to values for `shared.\(name)` (`\(storage.example)`), found \(t.foundDescription(values))",
+          t, values)
+        continue
+      }
+      for key in t.keys(values) {
+        seeds.append(
+          SharedSeed(
+            storage: storage, key: t.string(key), keyNode: t.node(at: key), value: t.node(at: Int(t.nodes[key].next))))
+      }
+    }
+    return seeds
   }
 
   private mutating func duration(_ t: Tape, _ ref: Int, for key: String) -> Duration? {

@@ -1,4 +1,5 @@
 import Dependencies
+import SpecYAML
 
 /// A test store that the runner can drive: what a spec's steps become.
 ///
@@ -86,6 +87,11 @@ public protocol SpecStore: AnyObject {
   /// of the `send:` that is running, if one is.
   nonisolated static func messageForSpecs(_ message: String, sentAction: Any?) -> String
 
+  /// Puts the values of a scenario's `shared:` into the storages of shared state that
+  /// `dependencies` holds, before a store is made with them; throws a `YAMLError` at the
+  /// value that cannot be kept. The default throws: the store keeps no shared state.
+  static func seed(_ shared: [SharedSeed], into dependencies: inout DependencyValues, decoder: YAMLDecoder) throws
+
   /// Waits up to `timeout` for the tasks of effects that scenarios cancelled to return: a
   /// worker process waits before it exits, so that nothing of theirs is still allocated
   /// (which LeakSanitizer would report as leaked).
@@ -98,6 +104,14 @@ extension SpecStore {
   public static func waitForCancelledEffects(timeout: Duration) async {}
 
   public func waitForEffectsBeforeRecordedSend(timeout: Duration?) async {}
+
+  public static func seed(_ shared: [SharedSeed], into dependencies: inout DependencyValues, decoder: YAMLDecoder)
+    throws
+  {
+    guard let first = shared.first else { return }
+    throw YAMLError(
+      "this feature keeps no shared state (`@Shared`), so `shared:` has nothing to seed", at: first.keyNode)
+  }
 }
 
 /// What a `send:` returned: its effects, for the `cancel:` and `finish:` steps that name it.
