@@ -123,7 +123,9 @@ struct Coding {
   /// (which a decoder cannot set), a `lazy var`, and a property whose property wrapper
   /// initializes it (``StoredProperty/isInitializedByWrapper``).
   var codedProperties: [StoredProperty] {
-    properties.filter { !($0.isLet && $0.initializer != nil) && !$0.isLazy && !$0.isInitializedByWrapper }
+    properties.filter {
+      !($0.isLet && $0.initializer != nil) && !$0.isLazy && (!$0.isInitializedByWrapper || $0.shared != nil)
+    }
   }
 
   /// The extension with the keys, `init(from:)` and `encode(to:)`, or none when the struct
@@ -192,6 +194,23 @@ struct StoredProperty {
   /// The attribute of its property wrapper, when it has one other than `@Presents`.
   let wrapper: AttributeSyntax?
 
+  /// How a `@Shared` or `@SharedReader` property is kept.
+  enum SharedKind {
+    /// `@Shared`: decoding writes the value through the reference.
+    case shared
+    /// `@SharedReader`: decoding checks the value against the reference's.
+    case reader
+  }
+
+  /// Whether the property is shared state, and how.
+  var shared: SharedKind? {
+    switch wrapper?.baseName {
+    case "Shared": .shared
+    case "SharedReader": .reader
+    default: nil
+    }
+  }
+
   /// Whether a binding action may set the property: a `var` that is not `lazy` (a key path
   /// cannot name a `lazy var`). A property wrapper whose value cannot be set (`@SharedReader`)
   /// makes the key path read-only, which only the compiler knows: the generated list leaves
@@ -222,6 +241,19 @@ struct StoredProperty {
   /// it when `init(from:)` starts, as in any initializer of the struct, and keeps it when its
   /// key is missing.
   var decoding: String {
+    if let shared {
+      // A key in the attribute (`@Shared(.count) var count = 0`, `@Shared(.syncUps) var
+      // syncUps`) or an initial value makes the reference before `init(from:)` starts; the
+      // decoded value goes through it, to every holder of the key. Without either, the
+      // decoded value makes a reference of its own.
+      guard wrapper?.arguments != nil || initializer != nil else {
+        return "self._\(name) = try container.decode(.\(name))"
+      }
+      switch shared {
+      case .shared: return "try container.decode(.\(name), into: self._\(name))"
+      case .reader: return "try container.decode(.\(name), matching: self._\(name))"
+      }
+    }
     if initializer != nil {
       return "try container.decode(.\(name), into: &self.\(name))"
     }

@@ -198,7 +198,9 @@ struct ObservableStateMacroTests {
   /// fields leave out a `let` and a `lazy var` (a key path cannot name it), and list a
   /// property wrapper's property, which the generated list drops when the program runs if its
   /// key path is not writable; the coding leaves out the properties that their wrapper's
-  /// attribute initializes (`@Shared(.syncUps) var syncUps`, with no type).
+  /// attribute initializes (a wrapper with arguments and no initial value), but codes shared
+  /// state: decoding writes through a `@Shared` key's reference, checks a `@SharedReader`'s
+  /// value, and makes a keyless `@Shared` a reference of its own.
   @Test func storedPropertiesOfEveryKind() {
     assertExpansion(
       """
@@ -209,6 +211,7 @@ struct ObservableStateMacroTests {
         lazy var cache = 0
         @Shared(.syncUps) var syncUps
         @SharedReader(.count) var count: Int
+        @Shared var draft: Draft
         @Clamped(0...10) var level = 5
         @Wrapped var name: String
         @ObservationStateIgnored var ignored = 0
@@ -221,12 +224,13 @@ struct ObservableStateMacroTests {
         lazy var cache = 0
         @Shared(.syncUps) var syncUps
         @SharedReader(.count) var count: Int
+        @Shared var draft: Draft
         @Clamped(0...10) var level = 5
         @Wrapped var name: String
         var ignored = 0
 
         static var bindableFields: [ReducerCore.BindableField<Self>] {
-          ReducerCore.BindableField<Self>.writable(.property("total", \.total), .property("syncUps", \.syncUps), .property("count", \.count), .property("level", \.level), .property("name", \.name), .property("ignored", \.ignored))
+          ReducerCore.BindableField<Self>.writable(.property("total", \.total), .property("syncUps", \.syncUps), .property("count", \.count), .property("draft", \.draft), .property("level", \.level), .property("name", \.name), .property("ignored", \.ignored))
         }
       }
 
@@ -237,6 +241,9 @@ struct ObservableStateMacroTests {
         private enum CodingKeys: String, CodingKey {
           case id
           case total
+          case syncUps
+          case count
+          case draft
           case level
           case name
           case ignored
@@ -245,6 +252,9 @@ struct ObservableStateMacroTests {
           let container = try decoder.container(keyedBy: CodingKeys.self)
           self.id = try container.decode(.id)
           try container.decode(.total, into: &self.total)
+          try container.decode(.syncUps, into: self._syncUps)
+          try container.decode(.count, matching: self._count)
+          self._draft = try container.decode(.draft)
           try container.decode(.level, into: &self.level)
           self.name = try container.decode(.name)
           try container.decode(.ignored, into: &self.ignored)
@@ -253,6 +263,9 @@ struct ObservableStateMacroTests {
           var container = encoder.container(keyedBy: CodingKeys.self)
           try container.encode(self.id, forKey: .id)
           try container.encode(self.total, forKey: .total)
+          try container.encode(self.syncUps, forKey: .syncUps)
+          try container.encode(self.count, forKey: .count)
+          try container.encode(self.draft, forKey: .draft)
           try container.encode(self.level, forKey: .level)
           try container.encode(self.name, forKey: .name)
           try container.encode(self.ignored, forKey: .ignored)

@@ -295,11 +295,44 @@ import Testing
 
   @Test func decodingIntoASharedValueWritesThroughItsKey() throws {
     @Shared(.inMemory("count")) var other = 0
-    let state = try JSONDecoder().decode(KeyedCount.self, from: Data(#"{"count": 5}"#.utf8))
+    let state = try JSONDecoder().decode(KeyedCount.self, from: Data(#"{"count": 5, "draft": "a"}"#.utf8))
     #expect(state.count == 5)
+    #expect(state.seen == 5)
     #expect(other == 5)
-    let missing = try JSONDecoder().decode(KeyedCount.self, from: Data("{}".utf8))
+    let missing = try JSONDecoder().decode(KeyedCount.self, from: Data(#"{"draft": "b"}"#.utf8))
     #expect(missing.count == 5)
+    #expect(missing.draft == "b")
+  }
+
+  @Test func aStateWithSharedFieldsEncodesTheirValues() throws {
+    let state = KeyedCount(draft: "note")
+    state.$count.withLock { $0 = 3 }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    #expect(
+      String(decoding: try encoder.encode(state), as: UTF8.self)
+        == #"{"count":3,"draft":"note","names":[],"seen":3,"title":""}"#)
+  }
+
+  @Test func aKeylessSharedFieldDecodesAsAReferenceOfItsOwn() throws {
+    let first = try JSONDecoder().decode(KeyedCount.self, from: Data(#"{"draft": "a"}"#.utf8))
+    let second = try JSONDecoder().decode(KeyedCount.self, from: Data(#"{"draft": "a"}"#.utf8))
+    first.$draft.withLock { $0 = "changed" }
+    #expect(second.draft == "a")
+  }
+
+  @Test func aReaderFieldIsCheckedAgainstItsKeysValue() throws {
+    @Shared(.inMemory("count")) var count = 4
+    let same = try JSONDecoder().decode(KeyedCount.self, from: Data(#"{"seen": 4, "draft": ""}"#.utf8))
+    #expect(same.seen == 4)
+    #expect {
+      try JSONDecoder().decode(KeyedCount.self, from: Data(#"{"seen": 9, "draft": ""}"#.utf8))
+    } throws: { error in
+      guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+      return context.debugDescription
+        == "`seen` is read-only here (`@SharedReader`): set its key's value with `shared:`, or through the feature that writes it"
+    }
+    #expect(count == 4)
   }
 
   // MARK: - Keys of your own
@@ -337,14 +370,18 @@ enum Level: Int, Sendable {
 }
 
 /// A state that decodes its keyed shared count as generated coding does.
-struct KeyedCount: Decodable {
+/// A state with shared fields of every kind, coded by `@ObservableState`: no decoder is
+/// written by hand.
+@ObservableState
+struct KeyedCount: Codable, Equatable {
+  var title = ""
   @Shared(.inMemory("count")) var count = 0
+  @SharedReader(.inMemory("count")) var seen = 0
+  @Shared var draft: String
+  @Shared(.inMemory("names")) var names: [String] = []
 
-  private enum CodingKeys: String, CodingKey { case count }
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    try container.decode(.count, into: self._count)
+  init(draft: String) {
+    self._draft = Shared(value: draft)
   }
 }
 

@@ -75,6 +75,29 @@ extension KeyedDecodingContainer {
   }
 }
 
+extension KeyedDecodingContainer {
+  /// Checks the value for `key`, when there is one, against a read-only shared value: the
+  /// decoding of a `@SharedReader` property with a key, in generated coding. A reader cannot
+  /// write its value, so a different value is an error that says where to set it.
+  public func decode<Value: Decodable & Equatable>(_ key: Key, matching shared: SharedReader<Value>) throws {
+    guard contains(key) else { return }
+    let value = try decode(Value.self, forKey: key)
+    guard value != shared.wrappedValue else { return }
+    throw DecodingError.dataCorruptedError(
+      forKey: key, in: self,
+      debugDescription:
+        "`\(key.stringValue)` is read-only here (`@SharedReader`): set its key's value with `shared:`, or through the feature that writes it"
+    )
+  }
+
+  /// Reads the value for `key`, when there is one, of a read-only shared value whose type is
+  /// not `Equatable`: it cannot be checked, and a reader cannot write it.
+  public func decode<Value: Decodable>(_ key: Key, matching shared: SharedReader<Value>) throws {
+    guard contains(key) else { return }
+    _ = try decode(Value.self, forKey: key)
+  }
+}
+
 // MARK: - Collections
 
 extension RangeReplaceableCollection {
