@@ -67,5 +67,8 @@ public let exampleFeatures: [Feature] = [
   Feature("Contacts", initialState: Contacts.State()) {
     Contacts()
   },
+  Feature("ReadingList", initialState: ReadingList.State()) {
+    ReadingList()
+  },
   reduxArchive,
 ]

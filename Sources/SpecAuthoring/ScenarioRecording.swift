@@ -122,17 +122,21 @@ extension TypedScenario: RecordableScenario {
     let collector = IssueCollector(file: scenario.location.file, source: nil, start: scenario.location)
     var recording = ScenarioRecording(steps: Array(repeating: ScenarioRecording.Step(), count: steps.count))
     await withIssueReporters([collector]) {
-      await record(into: &recording, collector: collector, onStep: onStep)
+      await withStartState { initialState in
+        await record(from: initialState, into: &recording, collector: collector, onStep: onStep)
+      }
     }
     return recording
   }
 
   private func record(
-    into recording: inout ScenarioRecording, collector: IssueCollector, onStep: (FileLocation) -> Void
+    from initialState: State, into recording: inout ScenarioRecording, collector: IssueCollector,
+    onStep: (FileLocation) -> Void
   ) async {
     // Stubs were checked when the file was bound; one that fails here is left out.
     let deadlines = SleepDeadlines()
-    let made = makeStore(fileID: #fileID, line: #line, column: #column, deadlines: deadlines, stubFailed: { _, _ in })
+    let made = makeStore(
+      from: initialState, fileID: #fileID, line: #line, column: #column, deadlines: deadlines, stubFailed: { _, _ in })
     let (store, testClock, context) = (made.store, made.testClock, made.context)
     var configured = made.configured
     var tasks: [String: Store.SentTask] = [:]

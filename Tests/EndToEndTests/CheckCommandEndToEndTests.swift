@@ -217,6 +217,6 @@ import Testing
   @Test func withoutPathsItChecksTheSpecsDirectory() async throws {
     let run = try await BuiltCommand.run(["check"], executable: ReducerSpecEndToEndTests.examples)
     #expect(run.status == 0)
-    #expect(run.stdout == "Checked 9 files, 74 scenarios: no problems.\n")
+    #expect(run.stdout == "Checked 10 files, 78 scenarios: no problems.\n")
   }
 }

@@ -27,6 +27,7 @@ import Testing
         Archive           6 actions, 4 stubs
         Contacts          4 actions, 0 stubs
         Counter           4 actions, 1 stub
+        ReadingList       5 actions, 0 stubs
         ReduxArchive      7 actions, 4 stubs
         RepositorySearch  4 actions, 1 stub
         Stopwatch         5 actions, 1 stub
@@ -220,7 +221,7 @@ import Testing
     #expect(run.stdout == "")
     #expect(
       run.stderr
-        == "Error: unknown feature `Countr`; did you mean `Counter`?; the registered features are `Archive`, `Contacts`, `Counter`, `ReduxArchive`, `RepositorySearch`, `Stopwatch`, `TicTacToe`, `Todos`, `WeatherSearch`\n"
+        == "Error: unknown feature `Countr`; did you mean `Counter`?; the registered features are `Archive`, `Contacts`, `Counter`, `ReadingList`, `ReduxArchive`, `RepositorySearch`, `Stopwatch`, `TicTacToe`, `Todos`, `WeatherSearch`\n"
     )
   }
 
@@ -327,7 +328,7 @@ import Testing
       feature: Countr
       scenarios: [{ name: A, steps: [] }]
       """,
-      "feature: 'Countr' is not one of ['Archive', 'Contacts', 'Counter', 'ReduxArchive', 'RepositorySearch', 'Stopwatch', 'TicTacToe', 'Todos', 'WeatherSearch']"
+      "feature: 'Countr' is not one of ['Archive', 'Contacts', 'Counter', 'ReadingList', 'ReduxArchive', 'RepositorySearch', 'Stopwatch', 'TicTacToe', 'Todos', 'WeatherSearch']"
     ),
     (
       "unknown action",
@@ -447,7 +448,7 @@ import Testing
     #expect(schema.status == 0)
     let specs = try FileManager.default.contentsOfDirectory(atPath: BuiltCommand.packageRoot.appendingPathComponent("specs").path)
       .filter { $0.hasSuffix(".yaml") }.sorted()
-    #expect(specs.count == 9)
+    #expect(specs.count == 10)
     var instances: [(name: String, json: String)] = []
     for spec in specs {
       instances.append(

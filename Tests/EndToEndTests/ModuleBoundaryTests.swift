@@ -28,7 +28,7 @@ import Testing
     ],
     // ReducerCore's TestStore as a store the runner drives.
     "ReducerCoreSpecs": [
-      "ReducerCore", "SpecRunner", "SpecYAML", "CasePaths", "CustomDump", "Dependencies", "IdentifiedCollections",
+      "Foundation", "ReducerCore", "SpecRunner", "SpecYAML", "CasePaths", "CustomDump", "Dependencies", "IdentifiedCollections",
     ],
     // The Redux architecture: no ReducerCore, no runner.
     "Redux": ["Foundation", "Observation"],

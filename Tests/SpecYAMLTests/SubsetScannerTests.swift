@@ -32,7 +32,7 @@ import TestSupport
     let specs = Self.repository.appendingPathComponent("specs")
     let files = try FileManager.default.contentsOfDirectory(atPath: specs.path).filter { $0.hasSuffix(".yaml") }
       .sorted()
-    #expect(files.count == 9)
+    #expect(files.count == 10)
     for file in files {
       let bytes = try Array(Data(contentsOf: specs.appendingPathComponent(file)))
       #expect(Self.scan(bytes: bytes, path: file) != nil, "\(file) was declined")

@@ -145,7 +145,7 @@ extension SharedReaderKey {
 /// value there and the `@Shared` takes it. Each change is written at once. The key does not
 /// follow changes that others make to the user defaults.
 public struct AppStorageKey<Value: Sendable>: SharedKey {
-  private let key: String
+  let key: String
   private let store: UncheckedSendable<UserDefaults>
   private let coding: AppStorageCoding<Value>
 
@@ -162,6 +162,14 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
 
   public func load(context: LoadContext<Value>, continuation: LoadContinuation<Value>) {
     let defaults = store.value
+    if let seed = defaults.object(forKey: key) as? any SharedSeedValue {
+      defaults.removeObject(forKey: key)
+      if let value = seed.decoded(as: Value.self) {
+        if let object = coding.encode(value) { defaults.set(object, forKey: key) }
+        continuation.resume(returning: value)
+        return
+      }
+    }
     if let object = defaults.object(forKey: key), let value = coding.decode(object) {
       continuation.resume(returning: value)
       return
@@ -281,6 +289,11 @@ private enum DefaultAppStorageKey: DependencyKey {
 }
 
 extension UserDefaults {
+  /// Whether these are user defaults in memory (``inMemory``).
+  var isInMemory: Bool {
+    self is InMemoryUserDefaults
+  }
+
   /// New user defaults that keep their values in memory only: no suite, no file.
   ///
   /// A user defaults suite made with a name writes a file (on Linux, in `~/.config`), and

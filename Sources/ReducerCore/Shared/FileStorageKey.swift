@@ -65,7 +65,7 @@ private func defaultFileStorageEncoder() -> JSONEncoder {
 /// atomically (a new file moved over the old one), so a reader never sees half a value.
 public final class FileStorageKey<Value: Sendable>: SharedKey {
   private let storage: FileStorage
-  private let url: URL
+  let url: URL
   private let decode: @Sendable (Data) throws -> Value
   private let encode: @Sendable (Value) throws -> Data
   private let state = LockIsolated(SaveState())
@@ -100,6 +100,11 @@ public final class FileStorageKey<Value: Sendable>: SharedKey {
   }
 
   public func load(context _: LoadContext<Value>, continuation: LoadContinuation<Value>) {
+    if let seed = storage.seeds[url], !storage.fileExists(url), let value = seed.decoded(as: Value.self) {
+      // Written as the key writes it, so that the file is there for every later load.
+      continuation.resume(with: Result { try storage.save(encode(value), url) }.map { value })
+      return
+    }
     guard storage.fileExists(url), let data = try? storage.load(url), !data.isEmpty else {
       continuation.resumeReturningInitialValue()
       return
@@ -190,6 +195,8 @@ public struct FileStorage: Hashable, Sendable {
   let fileExists: @Sendable (URL) -> Bool
   let load: @Sendable (URL) throws -> Data
   let save: @Sendable (Data, URL) throws -> Void
+  /// Values for files that do not exist yet (``inMemory(seeds:)``).
+  var seeds: [URL: any SharedSeedValue] = [:]
 
   /// The file system: each write replaces the file atomically, creating its directory when
   /// missing; a write that waits runs on a queue of its own.

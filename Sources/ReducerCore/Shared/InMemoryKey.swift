@@ -14,7 +14,7 @@ extension SharedReaderKey {
 
 /// A key of a value kept in memory: ``SharedReaderKey/inMemory(_:)``.
 public struct InMemoryKey<Value: Sendable>: SharedKey {
-  private let key: String
+  let key: String
   private let storage: InMemoryStorage
 
   fileprivate init(_ key: String) {
@@ -32,7 +32,7 @@ public struct InMemoryKey<Value: Sendable>: SharedKey {
     case .initialValue(let initialValue):
       continuation.resume(returning: storage.value(forKey: key, default: initialValue))
     case .userInitiated:
-      if let value = storage.value(forKey: key) as? Value {
+      if let value = storage.value(forKey: key, as: Value.self) {
         continuation.resume(returning: value)
       } else {
         continuation.resumeReturningInitialValue()
@@ -77,20 +77,29 @@ public struct InMemoryStorage: Hashable, Sendable {
     hasher.combine(ObjectIdentifier(values))
   }
 
-  fileprivate func value(forKey key: String) -> (any Sendable)? {
-    values.lock.withLock { values.storage[key] }
+  /// The value of `key` as a `Value`, decoding a seed (``SharedSeedValue``) it holds.
+  fileprivate func value<Value: Sendable>(forKey key: String, as _: Value.Type) -> Value? {
+    let stored = values.lock.withLock { values.storage[key] }
+    if let seed = stored as? any SharedSeedValue {
+      guard let value = seed.decoded(as: Value.self) else { return nil }
+      setValue(value, forKey: key)
+      return value
+    }
+    return stored as? Value
   }
 
   /// The value of `key`, which becomes `defaultValue` when it has none (or one of another type).
   fileprivate func value<Value: Sendable>(forKey key: String, default defaultValue: Value) -> Value {
-    values.lock.withLock {
+    let seed = values.lock.withLock { values.storage[key] as? any SharedSeedValue }
+    if seed != nil, let value = value(forKey: key, as: Value.self) { return value }
+    return values.lock.withLock {
       if let value = values.storage[key] as? Value { return value }
       values.storage[key] = defaultValue
       return defaultValue
     }
   }
 
-  fileprivate func setValue(_ value: any Sendable, forKey key: String) {
+  func setValue(_ value: any Sendable, forKey key: String) {
     values.lock.withLock { values.storage[key] = value }
   }
 

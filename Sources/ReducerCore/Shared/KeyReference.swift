@@ -14,7 +14,7 @@ import IssueReporting
 final class KeyReference<Key: SharedReaderKey>: SharedReference, @unchecked Sendable {
   typealias Value = Key.Value
 
-  private let key: Key
+  let key: Key
   private let lock = NSRecursiveLock()
   private var value: Value
   private var _isLoading = false

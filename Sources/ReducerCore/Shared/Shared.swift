@@ -178,6 +178,7 @@ public struct Shared<Value> {
     private var _reference: any MutableSharedReference<Value>
 
     init(_ reference: any MutableSharedReference<Value>) {
+      SharedValuesMade.increment()
       self._reference = reference
     }
 

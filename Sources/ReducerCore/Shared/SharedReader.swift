@@ -99,6 +99,7 @@ public struct SharedReader<Value> {
     private var _reference: any SharedReference<Value>
 
     init(_ reference: any SharedReference<Value>) {
+      SharedValuesMade.increment()
       self._reference = reference
     }
 

@@ -92,6 +92,19 @@ enum FeatureCatalog {
     for item in shapes.actionCases { out += "  " + text.caseLine(item) + "\n" }
     if shapes.actionCases.isEmpty { out += "  \(text.text(shapes.action))\n" }
 
+    let sharedFields = feature.types.sharedFields()
+    if !sharedFields.isEmpty {
+      out += "\nShared state (fields kept under a key; seed their values with `shared:`):\n"
+      for field in sharedFields {
+        if let seed = field.seed {
+          let key = YAMLEmitter.keyNeedsQuotes(seed.key) ? YAMLEmitter.doubleQuoted(seed.key) : seed.key
+          out += "  \(field.name): \(seed.storage.rawValue) \(key)\n"
+        } else {
+          out += "  \(field.name): \(field.key) (a key that `shared:` cannot seed)\n"
+        }
+      }
+    }
+
     out += "\nStubs (under `dependencies:`):\n"
     if feature.stubs.isEmpty { out += "  (none)\n" }
     for stub in feature.stubs {

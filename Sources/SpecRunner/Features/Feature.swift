@@ -66,7 +66,15 @@ public struct Feature: Sendable {
     self.stubs = stubs
     self.types = FeatureTypes(
       state: DecodableType(Store.State.self), action: DecodableType(Store.Action.self), userInfo: userInfo,
-      defaultState: { try YAMLEncoder().encode(initialState()) })
+      defaultState: {
+        // In storages of its own, as a scenario's state is made.
+        let values = SharedStateScope.fresh(Store.self)
+        return try withDependencies { $0 = values } operation: { try YAMLEncoder().encode(initialState()) }
+      },
+      sharedFields: {
+        let values = SharedStateScope.fresh(Store.self)
+        return withDependencies { $0 = values } operation: { Store.sharedFields(of: initialState()) }
+      })
     self.waitForCancelledEffects = { await Store.waitForCancelledEffects(timeout: $0) }
     self.bind = { spec, scenario, feature, memo in
       TypedScenario<Store>.bind(
@@ -86,6 +94,8 @@ package struct FeatureTypes: Sendable {
   /// What the types read from `Decoder.userInfo` (a Redux feature's action types, by name).
   package let userInfo: [CodingUserInfoKey: any Sendable]
   package let defaultState: @Sendable () throws -> YAMLNode
+  /// The default state's fields that hold shared values kept under a key.
+  package let sharedFields: @Sendable () -> [SharedStateField]
 }
 
 /// A `Decodable` type, passed between isolation domains: a metatype holds no state.

@@ -11,7 +11,7 @@ import SpecYAML
 /// placed at the step that was running.
 package final class IssueCollector: IssueReporter, @unchecked Sendable {
   /// The file ID that marks a location as a line and column of the spec file.
-  static let specFileID: StaticString = "reducer-spec/spec"
+  package static let specFileID: StaticString = "reducer-spec/spec"
 
   let file: String
   let source: SourceFile?

@@ -36,7 +36,14 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
 
   package let scenario: ScenarioSpec
   package let feature: Feature
+  /// The state the scenario starts from, as bound.
   let initialState: State
+  /// The feature's default state and the scenario's `initialState:` values (the file's,
+  /// then its own), from which a run whose state holds shared values makes it anew.
+  let defaultState: @Sendable () -> State
+  let initialStateValues: [SpecValue]
+  /// Whether the state holds shared values (`@Shared`), as binding it showed.
+  let holdsSharedValues: Bool
   let newStore: MakeStore<Store>
   /// The steps, bound, in order; `contexts` holds the assignments of each, and the
   /// scenario's `steps` the spec of each, at the same index.
@@ -50,13 +57,17 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
   package let decoder: YAMLDecoder
 
   private init(
-    scenario: ScenarioSpec, feature: Feature, initialState: State, newStore: @escaping MakeStore<Store>,
+    scenario: ScenarioSpec, feature: Feature, initialState: State, defaultState: @escaping @Sendable () -> State,
+    initialStateValues: [SpecValue], holdsSharedValues: Bool, newStore: @escaping MakeStore<Store>,
     steps: [Step], contexts: [StepContext], stubEntries: [StubEntry], shared: [SharedSeed], usesImmediateClock: Bool,
     decoder: YAMLDecoder
   ) {
     self.scenario = scenario
     self.feature = feature
     self.initialState = initialState
+    self.defaultState = defaultState
+    self.initialStateValues = initialStateValues
+    self.holdsSharedValues = holdsSharedValues
     self.newStore = newStore
     self.steps = steps
     self.contexts = contexts
@@ -71,7 +82,7 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
   /// Decodes every action and stub of a scenario against the feature's types, reporting
   /// every problem at its line and column.
   static func bind(
-    spec: SpecFile, scenario: ScenarioSpec, feature: Feature, initialState: @Sendable () -> State,
+    spec: SpecFile, scenario: ScenarioSpec, feature: Feature, initialState: @escaping @Sendable () -> State,
     newStore: @escaping MakeStore<Store>, memo: DecodeMemo = DecodeMemo()
   ) -> BindResult {
     var decoder = YAMLDecoder.spec
@@ -94,9 +105,13 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     }
 
     // The state: the feature's default, then the file's assignments, then the scenario's.
-    var state = initialState()
-    for value in [spec.initialState, scenario.initialState].compactMap({ $0 }) {
-      if let assigned = attempt({ try memo.initialState(value, to: state, decoder: decoder) }) { state = assigned }
+    let initialStateValues = [spec.initialState, scenario.initialState].compactMap { $0 }
+    let (state, holdsSharedValues) = SharedStateScope.binding(Store.self) {
+      var state = initialState()
+      for value in initialStateValues {
+        if let assigned = attempt({ try memo.initialState(value, to: state, decoder: decoder) }) { state = assigned }
+      }
+      return state
     }
 
     // The stubs: the file's, with the scenario's over them, key by key.
@@ -245,7 +260,9 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     assert(contexts.count == scenario.steps.count, "a bound scenario has a context for each step")
     return .program(
       TypedScenario(
-        scenario: scenario, feature: feature, initialState: state, newStore: newStore, steps: steps, contexts: contexts,
+        scenario: scenario, feature: feature, initialState: state, defaultState: initialState,
+        initialStateValues: initialStateValues, holdsSharedValues: holdsSharedValues, newStore: newStore,
+        steps: steps, contexts: contexts,
         stubEntries: entries.filter { $0.name != BuiltInStubs.clockKey }, shared: shared,
         usesImmediateClock: usesImmediateClock,
         decoder: decoder))
@@ -314,7 +331,7 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
   /// end). A stub that cannot be configured goes to `stubFailed`. With `deadlines`, the
   /// test clock's sleeps are recorded there.
   package func makeStore(
-    fileID: StaticString, line: UInt, column: UInt, deadlines: SleepDeadlines? = nil,
+    from initialState: State, fileID: StaticString, line: UInt, column: UInt, deadlines: SleepDeadlines? = nil,
     stubFailed: (StubEntry, any Error) -> Void
   ) -> (
     store: Store, testClock: TestClock<Duration>?, context: StubContext,
@@ -343,15 +360,7 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     let stubbed = Set(stubEntries.map(\.name))
     let store = newStore(
       initialState,
-      { [feature, configured, shared, decoder] dependencies in
-        if !shared.isEmpty {
-          // Checked when the scenario was bound: a failure here is still reported.
-          do {
-            try Store.seed(shared, into: &dependencies, decoder: decoder)
-          } catch {
-            reportIssue("\(error)")
-          }
-        }
+      { [feature, configured] dependencies in
         dependencies.continuousClock = clock
         dependencies.suspendingClock = clock
         for stub in feature.allStubs where !stubbed.contains(stub.name) {
@@ -363,20 +372,56 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     return (store, testClock, context, configured)
   }
 
+  /// Runs `body` with the state that one run of the scenario starts from. A state that
+  /// holds shared values is made anew for the run, in storages of its own seeded with the
+  /// scenario's `shared:` (``SharedStateScope``), and `body` runs in them: the store made
+  /// there and the states decoded for its steps hold references into them.
+  package func withStartState<R>(_ body: @MainActor (State) async -> R) async -> R {
+    guard holdsSharedValues || SharedStateScope.holdsSharedValues(State.self) || !shared.isEmpty else {
+      return await body(initialState)
+    }
+    var values = SharedStateScope.fresh(Store.self)
+    if !shared.isEmpty {
+      // Checked when the scenario was bound: a failure here is still reported.
+      do {
+        try Store.seed(shared, into: &values, decoder: decoder)
+      } catch {
+        reportIssue("\(error)")
+      }
+    }
+    return await withDependencies { $0 = values } operation: {
+      var state = defaultState()
+      let memo = DecodeMemo()
+      for value in initialStateValues {
+        if let assigned = try? memo.initialState(value, to: state, decoder: decoder) { state = assigned }
+      }
+      return await body(state)
+    }
+  }
+
   @discardableResult
   package func run(collector: IssueCollector, onStep: (FileLocation) -> Void) async -> [String: Int] {
+    await withStartState { await run(from: $0, collector: collector, onStep: onStep) }
+  }
+
+  private func run(from initialState: State, collector: IssueCollector, onStep: (FileLocation) -> Void) async
+    -> [String: Int]
+  {
     let location = scenario.location
     let fileID = IssueCollector.specFileID
     // Bound already, so configuring a stub cannot fail here; a failure would still be
     // reported. Actions left unreceived at the end are reported at the scenario.
-    let made = makeStore(fileID: fileID, line: UInt(location.line), column: UInt(location.column)) { entry, error in
+    let made = makeStore(
+      from: initialState, fileID: fileID, line: UInt(location.line), column: UInt(location.column)
+    ) { entry, error in
       collector.record("\(error)", at: entry.key.location ?? location)
     }
     let (store, testClock, context) = (made.store, made.testClock, made.context)
     var configured = made.configured
     store.exhaustivity = scenario.exhaustivity
     collector.messages = { Store.messageForSpecs($0, sentAction: $1) }
-    let check = StateCheck<State>(decoder: decoder)
+    let check = StateCheck<State>(
+      decoder: decoder, keepsEncodings: !(holdsSharedValues || SharedStateScope.holdsSharedValues(State.self)))
     // The tasks that `as:` named, for `cancel:` and `finish:`.
     var tasks: [String: Store.SentTask] = [:]
     func expecting(_ assignments: [StateAssignment]?) -> ExpectedState<State>? {

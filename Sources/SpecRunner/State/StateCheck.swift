@@ -25,7 +25,9 @@ import SpecYAML
 ///   its encoding.
 ///
 /// Like the rest of the runner, this takes a state to be a value: encoding it twice gives
-/// the same node. (A class instance in a state, changed in place, is not a value.)
+/// the same node. A state that holds shared values (`@Shared`) is not: its references are
+/// the same bytes before and after a step that changes what they hold, so for it nothing is
+/// kept (`keepsEncodings: false`) and each state is encoded when it is checked.
 @MainActor
 final class StateCheck<State: Codable & Equatable> {
   private let decoder: YAMLDecoder
@@ -46,9 +48,12 @@ final class StateCheck<State: Codable & Equatable> {
   private nonisolated static var recentLimit: Int { 4 }
   /// How many states were encoded (for tests).
   private(set) var encodings = 0
+  /// Whether a state's encoding may be reused for a state of the same bytes.
+  private let keepsEncodings: Bool
 
-  init(decoder: YAMLDecoder) {
+  init(decoder: YAMLDecoder, keepsEncodings: Bool = true) {
     self.decoder = decoder
+    self.keepsEncodings = keepsEncodings
   }
 
   deinit {
@@ -63,7 +68,7 @@ final class StateCheck<State: Codable & Equatable> {
   ///   does not decode.
   func expected(start: State, actual: State, assignments: [StateAssignment]) throws -> State {
     let startNode = try node(of: start)
-    let actualNode = Self.isSameValue(start, actual) ? startNode : try node(of: actual)
+    let actualNode = keepsEncodings && Self.isSameValue(start, actual) ? startNode : try node(of: actual)
     // `actual == actual` keeps a state that is not equal to itself (a NaN) on the plain
     // way, where TestStore reports it as TCA's does.
     if Self.fieldsMatch(assignments, start: startNode, actual: actualNode), actual == actual { return actual }
@@ -115,6 +120,10 @@ final class StateCheck<State: Codable & Equatable> {
 
   /// The state's encoding: one kept, or a new one, then kept.
   private func node(of state: State) throws -> YAMLNode {
+    guard keepsEncodings else {
+      encodings += 1
+      return try encoder.encode(state)
+    }
     let count = recentNodes.count
     let newest = count < Self.recentLimit ? count - 1 : (nextReplaced + count - 1) % count
     if let index = Self.position(of: state, in: recentStates, count: count, newest: newest) {

@@ -92,6 +92,21 @@ public protocol SpecStore: AnyObject {
   /// value that cannot be kept. The default throws: the store keeps no shared state.
   static func seed(_ shared: [SharedSeed], into dependencies: inout DependencyValues, decoder: YAMLDecoder) throws
 
+  /// Gives `dependencies` storages of shared state of their own, empty: each run of a
+  /// scenario makes its state and its store, and runs its steps, in such dependencies, so
+  /// that nothing is shared between scenarios and nothing reaches real user defaults or
+  /// files. The default does nothing: the store keeps no shared state.
+  nonisolated static func isolateSharedState(_ dependencies: inout DependencyValues)
+
+  /// The fields of `state` that hold shared values kept under a key, in order: what
+  /// `features` lists. The default is none.
+  nonisolated static func sharedFields(of state: State) -> [SharedStateField]
+
+  /// A count of the shared values made so far, which grows whenever one is made: a state
+  /// whose making makes any holds references, which each run of a scenario makes anew (in
+  /// its own storages) rather than reusing the state bound. The default is always 0.
+  static var sharedValuesMade: Int { get }
+
   /// Waits up to `timeout` for the tasks of effects that scenarios cancelled to return: a
   /// worker process waits before it exits, so that nothing of theirs is still allocated
   /// (which LeakSanitizer would report as leaked).
@@ -104,6 +119,12 @@ extension SpecStore {
   public static func waitForCancelledEffects(timeout: Duration) async {}
 
   public func waitForEffectsBeforeRecordedSend(timeout: Duration?) async {}
+
+  public nonisolated static func isolateSharedState(_ dependencies: inout DependencyValues) {}
+
+  public static var sharedValuesMade: Int { 0 }
+
+  public nonisolated static func sharedFields(of state: State) -> [SharedStateField] { [] }
 
   public static func seed(_ shared: [SharedSeed], into dependencies: inout DependencyValues, decoder: YAMLDecoder)
     throws
@@ -151,4 +172,25 @@ public enum SpecExhaustivity: Equatable, Sendable {
 
   /// Off, without notes.
   public static let off = Self.off(showSkippedAssertions: false)
+}
+
+/// A field of a state that holds a shared value kept under a key (`@Shared(.appStorage("isOn"))
+/// var isOn = false`), as `features` lists it.
+public struct SharedStateField: Equatable, Sendable {
+  /// The field's name.
+  public var name: String
+  /// The key, as the store writes it (`.appStorage("isOn")`).
+  public var key: String
+  /// Where `shared:` seeds its value, when it can: the storage and the name there.
+  public var seed: (storage: SharedSeed.Storage, key: String)?
+
+  public init(name: String, key: String, seed: (storage: SharedSeed.Storage, key: String)?) {
+    self.name = name
+    self.key = key
+    self.seed = seed
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.name == rhs.name && lhs.key == rhs.key && lhs.seed?.storage == rhs.seed?.storage && lhs.seed?.key == rhs.seed?.key
+  }
 }
