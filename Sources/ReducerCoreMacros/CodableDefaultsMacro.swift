@@ -128,6 +128,17 @@ struct Coding {
     }
   }
 
+  /// The coded properties in the order `init(from:)` decodes them: the `@SharedReader`s with
+  /// a key first, so that each is checked against its key's value before any `@Shared` of
+  /// the struct writes to the key, then the others as declared.
+  var decodingOrder: [StoredProperty] {
+    let coded = codedProperties
+    func readsAKey(_ property: StoredProperty) -> Bool {
+      property.shared == .reader && (property.wrapper?.arguments != nil || property.initializer != nil)
+    }
+    return coded.filter(readsAKey) + coded.filter { !readsAKey($0) }
+  }
+
   /// The extension with the keys, `init(from:)` and `encode(to:)`, or none when the struct
   /// is not coded or declares its own `CodingKeys`.
   func extensions(
@@ -149,7 +160,7 @@ struct Coding {
       let body =
         coded.isEmpty
         ? "_ = try decoder.container(keyedBy: CodingKeys.self)"
-        : (["let container = try decoder.container(keyedBy: CodingKeys.self)"] + coded.map(\.decoding))
+        : (["let container = try decoder.container(keyedBy: CodingKeys.self)"] + decodingOrder.map(\.decoding))
           .joined(separator: "\n")
       members.append(
         """

@@ -200,7 +200,8 @@ struct ObservableStateMacroTests {
   /// key path is not writable; the coding leaves out the properties that their wrapper's
   /// attribute initializes (a wrapper with arguments and no initial value), but codes shared
   /// state: decoding writes through a `@Shared` key's reference, checks a `@SharedReader`'s
-  /// value, and makes a keyless `@Shared` a reference of its own.
+  /// value (first, before a `@Shared` writes the key), and makes a keyless `@Shared` a
+  /// reference of its own.
   @Test func storedPropertiesOfEveryKind() {
     assertExpansion(
       """
@@ -250,10 +251,10 @@ struct ObservableStateMacroTests {
         }
         init(from decoder: any Decoder) throws {
           let container = try decoder.container(keyedBy: CodingKeys.self)
+          try container.decode(.count, matching: self._count)
           self.id = try container.decode(.id)
           try container.decode(.total, into: &self.total)
           try container.decode(.syncUps, into: self._syncUps)
-          try container.decode(.count, matching: self._count)
           self._draft = try container.decode(.draft)
           try container.decode(.level, into: &self.level)
           self.name = try container.decode(.name)

@@ -330,7 +330,7 @@ import Testing
     } throws: { error in
       guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
       return context.debugDescription
-        == "`seen` is read-only here (`@SharedReader`): set its key's value with `shared:`, or through the feature that writes it"
+        == "`seen` follows its key (`@SharedReader`) and cannot be set: leave it out, and set the field that writes the key, or the key's value with `shared:`"
     }
     #expect(count == 4)
   }

@@ -77,8 +77,10 @@ extension KeyedDecodingContainer {
 
 extension KeyedDecodingContainer {
   /// Checks the value for `key`, when there is one, against a read-only shared value: the
-  /// decoding of a `@SharedReader` property with a key, in generated coding. A reader cannot
-  /// write its value, so a different value is an error that says where to set it.
+  /// decoding of a `@SharedReader` property with a key, in generated coding, which decodes
+  /// such properties before any other, so that the value is the key's before the decoding
+  /// writes to it. A reader follows its key and cannot write it, so a different value is an
+  /// error that says what to write instead.
   public func decode<Value: Decodable & Equatable>(_ key: Key, matching shared: SharedReader<Value>) throws {
     guard contains(key) else { return }
     let value = try decode(Value.self, forKey: key)
@@ -86,7 +88,7 @@ extension KeyedDecodingContainer {
     throw DecodingError.dataCorruptedError(
       forKey: key, in: self,
       debugDescription:
-        "`\(key.stringValue)` is read-only here (`@SharedReader`): set its key's value with `shared:`, or through the feature that writes it"
+        "`\(key.stringValue)` follows its key (`@SharedReader`) and cannot be set: leave it out, and set the field that writes the key, or the key's value with `shared:`"
     )
   }
 
