@@ -201,11 +201,14 @@ public macro Presents() = #externalMacro(module: "ReducerCoreMacros", type: "Pre
 ///   any other must be there. The types come from the assignments, so `var quantity = 1`
 ///   needs no annotation. A `let` with an initial value (which a decoder cannot set) and a
 ///   `lazy var` are neither decoded nor encoded, nor is a property wrapper's property that
-///   its attribute initializes (`@SharedReader(.count) var count: Int`, with no initial
-///   value). A property with an initial value has it when `init(from:)` starts, as in any
+///   its attribute initializes (`@Clamped(0...10) var level: Int`, with no initial value).
+///   A property with an initial value has it when `init(from:)` starts, as in any
 ///   initializer of the struct, and keeps it when its key is missing; the generated code
 ///   names neither it nor a type, which may not be visible from the extension (`Path` in
-///   `StackState<Path.State>()`, nested in the feature around the state);
+///   `StackState<Path.State>()`, nested in the feature around the state). Shared state is
+///   coded: a `@Shared` with a key decodes into its reference (writing through the key), one
+///   without a key as a value of its own, and a `@SharedReader` with a key, first, is
+///   checked against its key's value;
 /// - `encode(to:)`, unless the struct has its own, when it is `Encodable`, with the same keys
 ///   (an optional is left out when `nil`, a `@Presents` property is written `null`).
 ///
