@@ -162,6 +162,34 @@ extension TypedScenario: RecordableScenario {
       return before == after ? .keep : changes(before: before, after: after).map { .set($0) } ?? .keep
     }
 
+    /// What a step's `state:` should say, from the encodings of the states around it alone:
+    /// for a state that holds shared values, which is never decoded here.
+    func change(_ assignments: [StateAssignment]?, before: YAMLNode, after: YAMLNode) -> ScenarioRecording.StateChange {
+      let unchanged = before.hasSameContent(as: after)
+      if let assignments {
+        if let assigned = try? StateAssignment.apply(assignments, to: before), assigned.hasSameContent(as: after) {
+          return unchanged ? .remove : .keep
+        }
+        return unchanged ? .remove : fieldChanges(before: before, after: after).map { .set($0) } ?? .keep
+      }
+      return unchanged ? .keep : fieldChanges(before: before, after: after).map { .set($0) } ?? .keep
+    }
+
+    /// Each top-level field that changed from `before` to `after`, whole, with UUIDs as
+    /// integers; `self:` when the state is not a mapping.
+    func fieldChanges(before: YAMLNode, after: YAMLNode) -> YAMLNode? {
+      guard let old = before.mapping, let new = after.mapping else { return .mapping([("self", after)]) }
+      var pairs: [(String, YAMLNode)] = []
+      for entry in new.entries {
+        if let previous = old[entry.name], previous.hasSameContent(as: entry.value) { continue }
+        pairs.append((entry.name, entry.value))
+      }
+      for entry in old.entries where new[entry.name] == nil {
+        pairs.append((entry.name, .null))
+      }
+      return pairs.isEmpty ? nil : RecordedValues.integerUUIDs(.mapping(pairs))
+    }
+
     /// The assignments that take `before` to `after`: each top-level field that changed,
     /// whole; `self:` when the state is not a mapping or the fields do not say it.
     func changes(before: State, after: State) -> YAMLNode? {
@@ -294,6 +322,9 @@ extension TypedScenario: RecordableScenario {
         await store.waitForEffectsBeforeRecordedSend(timeout: nil)
         takeUnreceived(before: index)
         let before = store.state
+        // A state holding shared values is read before and after the step: the two states
+        // hold the same references, and decoding one would write through its keys.
+        let beforeNode = statesHoldSharedValues ? try? encoder.encode(before) : nil
         var after = before
         let task = await store.send(
           action,
@@ -301,7 +332,11 @@ extension TypedScenario: RecordableScenario {
             after = actual
             return actual
           }, at: here)
-        recording.steps[index].state = change(assignments, before: before, after: after)
+        if let beforeNode, let afterNode = try? encoder.encode(store.state) {
+          recording.steps[index].state = change(assignments, before: beforeNode, after: afterNode)
+        } else {
+          recording.steps[index].state = change(assignments, before: before, after: after)
+        }
         if let name = scenario.steps[index].taskName { tasks[name] = task }
       case .receive(let action):
         await receive(at: index, matching: { $0 == action }, assignments: assignments, timeout: timeout)

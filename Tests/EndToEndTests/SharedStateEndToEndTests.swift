@@ -53,4 +53,50 @@ import Testing
 
         """))
   }
+
+  /// `record` writes the shared changes of each `send:`, read before and after the step.
+  @Test func recordWritesTheSharedChangesOfEachSend() async throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("specs"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    try """
+      feature: ReadingList
+      dependencies:
+        uuid: incrementing
+      scenarios:
+        - name: A book typed on the sheet
+          steps:
+            - send: addBookButtonTapped
+            - send: { editor: { presented: { titleChanged: Dune } } }
+            - send: hidesReadBooksToggled
+              state: { hidesReadBooks: false }
+
+      """.write(to: root.appendingPathComponent("specs/reading.yaml"), atomically: true, encoding: .utf8)
+    let run = try await BuiltCommand.run(
+      ["record", "specs/reading.yaml"], executable: ReducerSpecEndToEndTests.examples, directory: root)
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(
+      try String(contentsOf: root.appendingPathComponent("specs/reading.yaml"), encoding: .utf8) == """
+        feature: ReadingList
+        dependencies:
+          uuid: incrementing
+        scenarios:
+          - name: A book typed on the sheet
+            steps:
+              - send: addBookButtonTapped
+                state:
+                  books: [{ id: 0, title: "", isFinished: false }]
+                  editor: { book: { id: 0, title: "", isFinished: false } }
+              - send: { editor: { presented: { titleChanged: Dune } } }
+                state:
+                  books: [{ id: 0, title: Dune, isFinished: false }]
+                  editor: { book: { id: 0, title: Dune, isFinished: false } }
+              - send: hidesReadBooksToggled
+                state: { hidesReadBooks: true }
+
+        """)
+    let rerun = try await BuiltCommand.run(
+      ["specs/reading.yaml"], executable: ReducerSpecEndToEndTests.examples, directory: root)
+    #expect(rerun.status == 0, "\(rerun.stdout)")
+  }
 }

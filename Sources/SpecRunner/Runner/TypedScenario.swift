@@ -372,12 +372,18 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     return (store, testClock, context, configured)
   }
 
+  /// Whether the scenario's states hold shared values: its own showed it when it was bound,
+  /// or another state of the type did since.
+  package var statesHoldSharedValues: Bool {
+    holdsSharedValues || SharedStateScope.holdsSharedValues(State.self)
+  }
+
   /// Runs `body` with the state that one run of the scenario starts from. A state that
   /// holds shared values is made anew for the run, in storages of its own seeded with the
   /// scenario's `shared:` (``SharedStateScope``), and `body` runs in them: the store made
   /// there and the states decoded for its steps hold references into them.
   package func withStartState<R>(_ body: @MainActor (State) async -> R) async -> R {
-    guard holdsSharedValues || SharedStateScope.holdsSharedValues(State.self) || !shared.isEmpty else {
+    guard statesHoldSharedValues || !shared.isEmpty else {
       return await body(initialState)
     }
     var values = SharedStateScope.fresh(Store.self)
@@ -420,8 +426,7 @@ package final class TypedScenario<Store: SpecStore>: ScenarioProgram {
     var configured = made.configured
     store.exhaustivity = scenario.exhaustivity
     collector.messages = { Store.messageForSpecs($0, sentAction: $1) }
-    let check = StateCheck<State>(
-      decoder: decoder, keepsEncodings: !(holdsSharedValues || SharedStateScope.holdsSharedValues(State.self)))
+    let check = StateCheck<State>(decoder: decoder, keepsEncodings: !statesHoldSharedValues)
     // The tasks that `as:` named, for `cancel:` and `finish:`.
     var tasks: [String: Store.SentTask] = [:]
     func expecting(_ assignments: [StateAssignment]?) -> ExpectedState<State>? {
