@@ -17,10 +17,12 @@ import Testing
     let waiting = LockIsolated<[@Sendable () -> Void]>([])
     let delays = LockIsolated<[Duration]>([])
 
+    /// Holds `waiting` weakly: a write left waiting holds its key, which holds this storage,
+    /// and a strong hold would keep all three alive after the test.
     var storage: FileStorage {
-      FileStorage.inMemory(files: files) { [waiting, delays] delay, work in
+      FileStorage.inMemory(files: files) { [weak waiting, delays] delay, work in
         delays.withValue { $0.append(delay) }
-        waiting.withValue { $0.append(work) }
+        waiting?.withValue { $0.append(work) }
       }
     }
 

@@ -54,7 +54,7 @@ let pingMiddleware: Middleware<PingState> = { _, action, dispatch in
     dispatch(ShapelessAction())
   case is SlowPingAction:
     Task {
-      try? await Task.sleep(for: .milliseconds(200))
+      try? await Task.sleep(for: .milliseconds(10))
       dispatch(PongAction())
     }
   default:

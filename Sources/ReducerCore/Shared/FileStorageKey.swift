@@ -215,7 +215,19 @@ public struct FileStorage: Hashable, Sendable {
   /// A file system in memory, empty: what tests use, so that nothing is written to disk and
   /// nothing is left from another test. Writes that wait run at once.
   public static var inMemory: Self {
-    inMemory(files: LockIsolated([:]), asyncAfter: { _, work in work() })
+    // The files are kept as arrays of bytes, not as `Data`: a `Data` keeps its storage in an
+    // enum whose case Swift puts in the pointer's spare bits, so LeakSanitizer reports the
+    // files of a storage still alive at exit (a test's, a worker's) as leaked.
+    let files = LockIsolated<[URL: [UInt8]]>([:])
+    return Self(
+      id: AnyHashableSendable(ObjectIdentifier(files)),
+      asyncAfter: { _, work in work() },
+      fileExists: { url in files.withValue { $0[url] != nil } },
+      load: { url in
+        guard let bytes = files.withValue({ $0[url] }) else { throw CocoaError(.fileReadNoSuchFile) }
+        return Data(bytes)
+      },
+      save: { data, url in files.withValue { $0[url] = Array(data) } })
   }
 
   /// A file system in memory with the files given, whose waiting writes are scheduled by
