@@ -46,6 +46,23 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: "/tmp/sharing/notes.json"))
   }
 
+  @Test func aFileWithoutANameIsAnErrorAtItsKey() async throws {
+    let run = try await runSpec(
+      """
+      feature: Sharing
+      shared:
+        fileStorage: { "": [a] }
+      scenarios:
+        - name: a file without a name
+          steps:
+            - assert: { notes: [] }
+      """, features: [sharingFeature])
+    #expect(
+      run.loaded.errors.map { $0.description.replacingOccurrences(of: run.file, with: "spec.yaml") } == [
+        "spec.yaml:3:18: error: a file of `shared.fileStorage` needs a name (`\"sync-ups.json\"`)"
+      ])
+  }
+
   @Test func aReaderIsCheckedAgainstItsKeysValue() async throws {
     let run = try await runSpec(
       """
