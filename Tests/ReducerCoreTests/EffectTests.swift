@@ -636,7 +636,7 @@ private func expectNoIssues(
       #expect(store.state.log == [])
       #expect(store.effectsInFlight.count == 1)
       gate.open()
-      await task.finish(timeout: .seconds(10))
+      await task.finish(timeout: .seconds(60))
       #expect(store.effectsInFlight.isEmpty)
       #expect(store.receivedActions.map(\.action) == [.logged("worked")])
       await store.receive(.logged("worked")) { $0.log = ["worked"] }
@@ -653,7 +653,7 @@ private func expectNoIssues(
       let task = await store.send(.work)
       #expect(!task.isCancelled)
       gate.open()
-      await task.finish(timeout: .seconds(10))
+      await task.finish(timeout: .seconds(60))
       #expect(!task.isCancelled)
       await store.receive(.logged("worked")) { $0.log = ["worked"] }
     }
@@ -668,7 +668,7 @@ private func expectNoIssues(
       await store.send(.work)
       #expect(store.effectsInFlight.count == 1)
       gate.open()
-      await store.finish(timeout: .seconds(10))
+      await store.finish(timeout: .seconds(60))
       #expect(store.effectsInFlight.isEmpty)
       #expect(store.receivedActions.map(\.action) == [.logged("worked")])
       await store.receive(.logged("worked")) { $0.log = ["worked"] }

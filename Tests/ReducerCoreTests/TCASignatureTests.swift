@@ -31,7 +31,7 @@ import Testing
     let issues = await collectIssues {
       let store = makeStore(fileID: #fileID, file: #filePath, line: #line, column: #column)
       store.exhaustivity = .on
-      store.timeout = .seconds(1)
+      store.timeout = .seconds(60)
 
       await store.send(.increment, assert: { $0.count = 1 }, fileID: #fileID, file: #filePath, line: #line, column: #column)
       await store.send(\.setCount, "5", assert: { $0.count = 5 }, fileID: #fileID, file: #filePath, line: #line, column: #column)
@@ -39,15 +39,15 @@ import Testing
 
       await store.send(.incrementLater, fileID: #fileID, file: #filePath, line: #line, column: #column)
       await store.receive(
-        .incremented, timeout: .seconds(1), assert: { $0.count = 5 }, fileID: #fileID, file: #filePath, line: #line,
+        .incremented, timeout: .seconds(60), assert: { $0.count = 5 }, fileID: #fileID, file: #filePath, line: #line,
         column: #column)
       await store.send(.incrementLater)
       await store.receive(
-        \.incremented, timeout: .seconds(1), assert: { $0.count = 6 }, fileID: #fileID, file: #filePath, line: #line,
+        \.incremented, timeout: .seconds(60), assert: { $0.count = 6 }, fileID: #fileID, file: #filePath, line: #line,
         column: #column)
       await store.send(.incrementLater)
       await store.receive(
-        { $0 == .incremented }, timeout: .seconds(1), assert: { $0.count = 7 }, fileID: #fileID, file: #filePath,
+        { $0 == .incremented }, timeout: .seconds(60), assert: { $0.count = 7 }, fileID: #fileID, file: #filePath,
         line: #line, column: #column)
 
       let loader = TestStore(
@@ -55,18 +55,18 @@ import Testing
         line: #line, column: #column)
       await loader.send(.load)
       await loader.receive(
-        \.loaded, 42, timeout: .seconds(1), assert: { $0 = 42 }, fileID: #fileID, file: #filePath, line: #line,
+        \.loaded, 42, timeout: .seconds(60), assert: { $0 = 42 }, fileID: #fileID, file: #filePath, line: #line,
         column: #column)
 
       store.assert({ $0.count = 7 }, fileID: #fileID, file: #filePath, line: #line, column: #column)
 
       let task = await store.send(.incrementLater, fileID: #fileID, file: #filePath, line: #line, column: #column)
-      await task.finish(timeout: .seconds(1), fileID: #fileID, file: #filePath, line: #line, column: #column)
+      await task.finish(timeout: .seconds(60), fileID: #fileID, file: #filePath, line: #line, column: #column)
       await task.finish(timeout: nil, fileID: #fileID, file: #filePath, line: #line, column: #column)
       await task.cancel()
       await store.skipReceivedActions(strict: true, fileID: #fileID, file: #filePath, line: #line, column: #column)
       await store.skipInFlightEffects(strict: false, fileID: #fileID, file: #filePath, line: #line, column: #column)
-      await store.finish(timeout: .seconds(1), fileID: #fileID, file: #filePath, line: #line, column: #column)
+      await store.finish(timeout: .seconds(60), fileID: #fileID, file: #filePath, line: #line, column: #column)
       await store.finish(timeout: nil, fileID: #fileID, file: #filePath, line: #line, column: #column)
     }
     #expect(issues == [])

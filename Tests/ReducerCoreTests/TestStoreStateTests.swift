@@ -256,7 +256,7 @@ import Testing
       }
       let task = await store.send(true)
       await store.receive(false)
-      await task.finish(timeout: .seconds(5))
+      await task.finish(timeout: .seconds(60))
       #expect(finished.value)
     }
     #expect(issues == [])

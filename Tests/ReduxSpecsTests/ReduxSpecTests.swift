@@ -95,7 +95,7 @@ func runRedux(_ text: String, feature: Feature) async throws -> (errors: [String
   let loaded = engine.load(files: [spec.path])[0]
   var failures: [[String]] = []
   for scenario in loaded.scenarios {
-    let result = await engine.run(scenario.id, timeout: .seconds(10)) { _ in }
+    let result = await engine.run(scenario.id, timeout: .seconds(60)) { _ in }
     failures.append(result.failures.map { "\($0.location.line):\($0.location.column): \($0.message)" })
   }
   return (loaded.errors.map { "\($0.location.line):\($0.location.column): \($0.message)" }, failures)

@@ -15,7 +15,7 @@ func runSpec(_ text: String, features: [Feature] = [tallyFeature]) async throws 
   let loaded = engine.load(files: [path])[0]
   var results: [ScenarioResult] = []
   for scenario in loaded.scenarios {
-    results.append(await engine.run(scenario.id, timeout: .seconds(10)) { _ in })
+    results.append(await engine.run(scenario.id, timeout: .seconds(60)) { _ in })
   }
   return (path, loaded, results)
 }
