@@ -1199,6 +1199,18 @@ extension TestStore {
     }
   }
 
+  /// For recorders: runs `body` reading each shared value as it was before the changes that
+  /// no step has asserted yet, then forgets those changes, as the check of a step does.
+  package func readingSharedValuesBeforeUnassertedChanges<R>(_ body: () throws -> R) rethrows -> R {
+    try sharedChangeTracker.check { _ in try body() }
+  }
+
+  /// For recorders: runs `body` reading shared values as they are now, also while a step is
+  /// checked (where they read as they were before the step).
+  package func readingCurrentSharedValues<R>(_ body: () throws -> R) rethrows -> R {
+    try SharedChangeTracker.withoutAsserting(body)
+  }
+
   /// For recorders: takes the oldest `count` received actions off the queue, as if received:
   /// ``state`` becomes the state the last of them left.
   package func removeReceivedActions(_ count: Int) {

@@ -22,7 +22,7 @@ extension TestStoreAdapter {
       let seed = field.seedPlace.flatMap { place in
         SharedSeed.Storage(rawValue: place.storage).map { (storage: $0, key: place.key) }
       }
-      return SharedStateField(name: name, key: key, seed: seed)
+      return SharedStateField(name: name, key: key, seed: seed, readsOnly: field.readsOnly)
     }
   }
 

@@ -93,6 +93,12 @@ public final class TestStoreAdapter<State: Codable & Equatable, Action: Codable 
 
   public func removeReceivedActions(_ count: Int) { store.removeReceivedActions(count) }
 
+  public func readingSharedValuesBeforeUnassertedChanges<R>(_ body: () -> R) -> R {
+    store.readingSharedValuesBeforeUnassertedChanges(body)
+  }
+
+  public func readingCurrentSharedValues<R>(_ body: () -> R) -> R { store.readingCurrentSharedValues(body) }
+
   public static func waitForCancelledEffects(timeout: Duration) async {
     _ = await EffectTasks.waitUntilNoneRunning(timeout: timeout)
   }

@@ -175,12 +175,16 @@ extension TypedScenario: RecordableScenario {
       return unchanged ? .keep : fieldChanges(before: before, after: after).map { .set($0) } ?? .keep
     }
 
+    /// The fields that only read their key (`@SharedReader`): their values follow the keys',
+    /// and a step's `state:` leaves them out.
+    let readers = Set(Store.sharedFields(of: store.state).filter(\.readsOnly).map(\.name))
+
     /// Each top-level field that changed from `before` to `after`, whole, with UUIDs as
     /// integers; `self:` when the state is not a mapping.
     func fieldChanges(before: YAMLNode, after: YAMLNode) -> YAMLNode? {
       guard let old = before.mapping, let new = after.mapping else { return .mapping([("self", after)]) }
       var pairs: [(String, YAMLNode)] = []
-      for entry in new.entries {
+      for entry in new.entries where !readers.contains(entry.name) {
         if let previous = old[entry.name], previous.hasSameContent(as: entry.value) { continue }
         pairs.append((entry.name, entry.value))
       }
@@ -230,9 +234,24 @@ extension TypedScenario: RecordableScenario {
       return node
     }
 
+    /// For a state that holds shared values, the encodings of a received action's states as
+    /// its `receive:` is checked: the shared values as they were before the changes no step
+    /// has asserted yet (which are then taken as asserted), and as they are now.
+    func sharedNodes(_ item: (action: Action, before: State, after: State)) -> (before: YAMLNode, after: YAMLNode)? {
+      guard statesHoldSharedValues, let after = try? encoder.encode(item.after),
+        let before = store.readingSharedValuesBeforeUnassertedChanges({ try? encoder.encode(item.before) })
+      else { return nil }
+      return (before, after)
+    }
+
     func received(_ item: (action: Action, before: State, after: State)) -> ScenarioRecording.Received? {
       guard let action = written(item.action) else { return nil }
-      let state = item.before == item.after ? nil : changes(before: item.before, after: item.after)
+      let state =
+        if let nodes = sharedNodes(item) {
+          fieldChanges(before: nodes.before, after: nodes.after)
+        } else {
+          item.before == item.after ? nil : changes(before: item.before, after: item.after)
+        }
       return ScenarioRecording.Received(action: action, state: state)
     }
 
@@ -301,14 +320,19 @@ extension TypedScenario: RecordableScenario {
         firstMatch = position
         break
       }
+      let taken: Int
       if let match = firstMatch {
         insert(first: match, before: index)
-        remove(match + 1)
-        recording.steps[index].state = change(assignments, before: queue[match].before, after: queue[match].after)
+        taken = match
       } else {
-        remove(1)
+        taken = 0
         recording.steps[index].action = written(queue[0].action)
-        recording.steps[index].state = change(assignments, before: queue[0].before, after: queue[0].after)
+      }
+      remove(taken + 1)
+      if let nodes = sharedNodes(queue[taken]) {
+        recording.steps[index].state = change(assignments, before: nodes.before, after: nodes.after)
+      } else {
+        recording.steps[index].state = change(assignments, before: queue[taken].before, after: queue[taken].after)
       }
     }
 
@@ -322,18 +346,25 @@ extension TypedScenario: RecordableScenario {
         await store.waitForEffectsBeforeRecordedSend(timeout: nil)
         takeUnreceived(before: index)
         let before = store.state
-        // A state holding shared values is read before and after the step: the two states
-        // hold the same references, and decoding one would write through its keys.
-        let beforeNode = statesHoldSharedValues ? try? encoder.encode(before) : nil
         var after = before
+        // A state holding shared values is read as the step's check reads it, and encoded,
+        // never decoded (decoding would write through its keys): the state before the step
+        // with the shared values it had then, and the state after it with their values now.
+        var nodes: (before: YAMLNode, after: YAMLNode)?
+        let holdsSharedValues = statesHoldSharedValues
         let task = await store.send(
           action,
           expecting: { _, actual in
             after = actual
+            if holdsSharedValues, let beforeNode = try? encoder.encode(before),
+              let afterNode = store.readingCurrentSharedValues({ try? encoder.encode(actual) })
+            {
+              nodes = (beforeNode, afterNode)
+            }
             return actual
           }, at: here)
-        if let beforeNode, let afterNode = try? encoder.encode(store.state) {
-          recording.steps[index].state = change(assignments, before: beforeNode, after: afterNode)
+        if let nodes {
+          recording.steps[index].state = change(assignments, before: nodes.before, after: nodes.after)
         } else {
           recording.steps[index].state = change(assignments, before: before, after: after)
         }

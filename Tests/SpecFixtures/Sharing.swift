@@ -4,8 +4,8 @@ import ReducerCore
 import ReducerCoreSpecs
 
 // A feature of shared state for the runner's tests: an in-memory count that it writes and
-// reads back through a reader, and a file it appends to. Not registered with the fixture
-// runner.
+// reads back through a reader, and a file it appends to; an effect that counts and then
+// sends a note. Not registered with the fixture runner.
 
 /// A count kept in memory and read back, and notes kept in a file.
 @Reducer
@@ -22,6 +22,7 @@ public struct Sharing {
   public enum Action: Codable, Equatable, Sendable {
     case increment
     case note(String)
+    case countThenNote(String)
   }
 
   public init() {}
@@ -33,6 +34,11 @@ public struct Sharing {
         state.$count.withLock { $0 += 1 }
       case .note(let text):
         state.$notes.withLock { $0.append(text) }
+      case .countThenNote(let text):
+        return .run { [count = state.$count] send in
+          count.withLock { $0 += 1 }
+          await send(.note(text))
+        }
       }
       return .none
     }

@@ -88,6 +88,14 @@ final class SharedChangeTracker: @unchecked Sendable {
     assertingTracker
   }
 
+  /// Runs `body` with no tracker asserting on this thread: shared values read as they are.
+  static func withoutAsserting<R>(_ body: () throws -> R) rethrows -> R {
+    let previous = assertingTracker
+    assertingTracker = nil
+    defer { assertingTracker = previous }
+    return try body()
+  }
+
   // A check runs synchronously, on one thread, so the tracker that asserts is a value of the
   // thread: a thread-specific value, which costs a step of a test store far less than a
   // task-local value would (pushing one allocates and locks the task's status).

@@ -101,16 +101,20 @@ package protocol SharedField {
   var keyDescription: String? { get }
   /// Where `shared:` seeds the key's value, for the keys that it can seed.
   var seedPlace: SharedSeedPlace? { get }
+  /// Whether the field only reads its key (`@SharedReader`): its value follows the key's.
+  var readsOnly: Bool { get }
 }
 
 extension Shared: SharedField {
   package var keyDescription: String? { reference is ValueReference<Value> ? nil : reference.description }
   package var seedPlace: SharedSeedPlace? { (reference as? any KeyReferenceProtocol)?.seedPlace }
+  package var readsOnly: Bool { false }
 }
 
 extension SharedReader: SharedField {
   package var keyDescription: String? { reference is ValueReference<Value> ? nil : reference.description }
   package var seedPlace: SharedSeedPlace? { (reference as? any KeyReferenceProtocol)?.seedPlace }
+  package var readsOnly: Bool { true }
 }
 
 /// A ``KeyReference`` of any key.

@@ -81,6 +81,14 @@ public protocol SpecStore: AnyObject {
   /// default); one whose effects run on threads of their own waits for an action or for its
   /// effects to end.
   func waitForEffectsBeforeRecordedSend(timeout: Duration?) async
+  /// For `record`, on states that hold shared values, which a step's check reads as the test
+  /// store does: runs `body` reading each shared value as it was before the changes that no
+  /// step has asserted yet, then counts those changes as asserted, as a `receive:` would. The
+  /// default runs `body`.
+  func readingSharedValuesBeforeUnassertedChanges<R>(_ body: () -> R) -> R
+  /// For `record`: runs `body` reading shared values as they are now, also inside the
+  /// assertion of a `send:`. The default runs `body`.
+  func readingCurrentSharedValues<R>(_ body: () -> R) -> R
 
   /// A message this store reported, as a spec's author acts on it: advice written for
   /// Swift tests (`store.receive`) said in steps (`receive:`). `sentAction` is the action
@@ -119,6 +127,10 @@ extension SpecStore {
   public static func waitForCancelledEffects(timeout: Duration) async {}
 
   public func waitForEffectsBeforeRecordedSend(timeout: Duration?) async {}
+
+  public func readingSharedValuesBeforeUnassertedChanges<R>(_ body: () -> R) -> R { body() }
+
+  public func readingCurrentSharedValues<R>(_ body: () -> R) -> R { body() }
 
   public nonisolated static func isolateSharedState(_ dependencies: inout DependencyValues) {}
 
@@ -183,14 +195,21 @@ public struct SharedStateField: Equatable, Sendable {
   public var key: String
   /// Where `shared:` seeds its value, when it can: the storage and the name there.
   public var seed: (storage: SharedSeed.Storage, key: String)?
+  /// Whether the field only reads its key (`@SharedReader`): its value follows the key's, and
+  /// a spec leaves it out of `state:`.
+  public var readsOnly: Bool
 
-  public init(name: String, key: String, seed: (storage: SharedSeed.Storage, key: String)?) {
+  public init(
+    name: String, key: String, seed: (storage: SharedSeed.Storage, key: String)?, readsOnly: Bool = false
+  ) {
     self.name = name
     self.key = key
     self.seed = seed
+    self.readsOnly = readsOnly
   }
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.name == rhs.name && lhs.key == rhs.key && lhs.seed?.storage == rhs.seed?.storage && lhs.seed?.key == rhs.seed?.key
+      && lhs.readsOnly == rhs.readsOnly
   }
 }
